@@ -1,0 +1,72 @@
+/**
+ * Runs a hook chain in a fresh sandbox: the inherited hooks (Global, then the source
+ * environment's), then the supplied script, with the environment's resolved variables and
+ * files. Secrets are resolved here, inside the worker, so they never enter workflow history.
+ */
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { EventBus } from '../src/events/bus';
+import { createHookStreamPublisher, type HookStreamPublisher } from '../src/events/hookStream';
+import type { Logger } from '../src/logger';
+import type { SandboxRuntime } from '../src/sandbox';
+import { EnvironmentGoneError, type ResolutionService } from '../src/services/resolution';
+import { FailureTypes, type HookTestInput, type HookTestResult } from '../workflows/shared';
+
+export interface HookActivityDeps {
+  resolution: ResolutionService;
+  sandbox: SandboxRuntime;
+  bus: EventBus;
+  logger: Logger;
+  hookTimeoutMs: number;
+}
+
+const HEARTBEAT_MS = 2000;
+
+export function createHookActivities(deps: HookActivityDeps) {
+  return {
+    async runHookTest(input: HookTestInput): Promise<HookTestResult> {
+      const ctx = Context.current();
+      let resolved;
+      try {
+        resolved = await deps.resolution.resolve(input.organizationId, input.environmentId);
+      } catch (err) {
+        if (err instanceof EnvironmentGoneError) throw ApplicationFailure.create({ message: err.message, type: FailureTypes.environmentGone, nonRetryable: true });
+        throw err;
+      }
+      const inherited = await deps.resolution.inheritedHooks(resolved, input.kind);
+      const ownLayer = resolved.environment.is_global ? 'global' : resolved.environment.user_id ? 'personal' : 'environment';
+      const steps = [
+        ...inherited.map((h) => ({ name: `${h.layer} ${input.kind} hook`, script: h.content })),
+        { name: `${ownLayer} ${input.kind} hook`, script: input.content },
+      ];
+
+      const publisher: HookStreamPublisher | null = input.streamChannel
+        ? createHookStreamPublisher(deps.bus, input.streamChannel, (err) => deps.logger.warn('hook stream publish failed', { err }))
+        : null;
+      // Heartbeats carry cancellation to this activity (client hung up, workflow cancelled).
+      const heartbeat = setInterval(() => ctx.heartbeat(), HEARTBEAT_MS);
+      try {
+        const result = await deps.sandbox.runHooks({
+          steps,
+          env: resolved.variables,
+          files: resolved.files,
+          timeoutMs: deps.hookTimeoutMs,
+          signal: ctx.cancellationSignal,
+          onOutput: publisher ? (chunk) => publisher.output(chunk) : undefined,
+          onStep: publisher ? (e) => publisher.step(e.step, e.state, e.exitCode) : undefined,
+        });
+        deps.logger.info('hook test finished', {
+          testId: input.testId,
+          environmentId: input.environmentId,
+          exitCode: result.exitCode,
+          timedOut: result.timedOut,
+        });
+        return { exit_code: result.exitCode, output: result.output, timed_out: result.timedOut };
+      } finally {
+        clearInterval(heartbeat);
+        await publisher?.finish();
+      }
+    },
+  };
+}
+
+export type HookActivities = ReturnType<typeof createHookActivities>;

@@ -1,0 +1,128 @@
+/**
+ * `hangar admin ...`: operator commands that write the database directly. They use
+ * DATABASE_URL, or the embedded database of `npm start` (only while it is not running:
+ * the embedded database allows one process at a time).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createAdmin } from '../admin';
+import { loadConfig } from '../config';
+import { generateEncryptionKey } from '../crypto/secretBox';
+import { silentLogger } from '../logger';
+import { migrate, openDatabase } from '../runtime';
+
+const USAGE = `Usage: hangar admin <command> [options]
+
+Commands:
+  create-org --name NAME [--admin-email EMAIL] [--admin-name NAME]
+      Create an organization with its Global environment, an org API key and an admin user
+      with a personal API key.
+  create-user --email EMAIL [--role member|admin] [--org ID]
+      Add a user to an organization and issue their personal API key.
+  create-key [--kind org|personal] [--user ID] [--name NAME] [--org ID]
+      Issue an API key (personal keys need --user).
+  add-repository --url URL [--default-branch BRANCH] [--name NAME] [--org ID]
+      Connect a git repository to an organization.
+  add-repository-set --name NAME --repository ID [--repository ID ...] [--description TEXT] [--org ID]
+      Group connected repositories into a set.
+  gen-encryption-key [--id ID]
+      Print a value for HANGAR_ENCRYPTION_KEYS.
+
+--org defaults to the organization in .hangar/dev-credentials.json (the npm start seed).
+The database is DATABASE_URL, or the embedded one of npm start when it is unset.
+Output is JSON; keys are shown once.`;
+
+function devOrganization(dataDir: string): string | undefined {
+  const path = join(dataDir, 'dev-credentials.json');
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as { organization_id: string }).organization_id : undefined;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [group, command, ...rest] = argv;
+  if (group !== 'admin' || !command || command === 'help' || rest.includes('--help')) {
+    process.stdout.write(USAGE + '\n');
+    return group === 'admin' || group === undefined || group === '--help' ? 0 : 2;
+  }
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      name: { type: 'string' },
+      'admin-email': { type: 'string' },
+      'admin-name': { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
+      kind: { type: 'string' },
+      user: { type: 'string' },
+      org: { type: 'string' },
+      url: { type: 'string' },
+      'default-branch': { type: 'string' },
+      repository: { type: 'string', multiple: true },
+      description: { type: 'string' },
+      id: { type: 'string' },
+    },
+  });
+  if (command === 'gen-encryption-key') {
+    process.stdout.write(generateEncryptionKey(values.id ?? 'k1') + '\n');
+    return 0;
+  }
+  const need = (name: keyof typeof values): string => {
+    const v = values[name];
+    if (typeof v !== 'string' || v === '') throw new Error(`--${name} is required`);
+    return v;
+  };
+
+  const dataDir = resolve(process.env.HANGAR_DATA_DIR || '.hangar');
+  const config = loadConfig(process.env);
+  const orgId = () => values.org ?? devOrganization(dataDir) ?? need('org');
+  const database = await openDatabase(config, silentLogger, join(dataDir, 'pgdata'));
+  try {
+    await migrate(database, config);
+    const admin = createAdmin(database.db);
+    let result: unknown;
+    switch (command) {
+      case 'create-org':
+        result = await admin.createOrganization({ name: need('name'), adminEmail: values['admin-email'], adminName: values['admin-name'] });
+        break;
+      case 'create-user': {
+        const role = values.role ?? 'member';
+        if (role !== 'member' && role !== 'admin') throw new Error('--role must be member or admin');
+        result = await admin.createUser({ organizationId: orgId(), email: need('email'), role });
+        break;
+      }
+      case 'create-key': {
+        const kind = values.kind ?? 'org';
+        if (kind !== 'org' && kind !== 'personal') throw new Error('--kind must be org or personal');
+        result = await admin.createKey({ organizationId: orgId(), kind, userId: values.user, name: values.name });
+        break;
+      }
+      case 'add-repository':
+        result = await admin.addRepository({ organizationId: orgId(), url: need('url'), name: values.name, defaultBranch: values['default-branch'] });
+        break;
+      case 'add-repository-set':
+        result = await admin.addRepositorySet({
+          organizationId: orgId(),
+          name: need('name'),
+          description: values.description,
+          repositoryIds: values.repository ?? [],
+        });
+        break;
+      default:
+        throw new Error(`unknown command "${command}"\n\n${USAGE}`);
+    }
+    process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    const e = err as { code?: string; message?: string };
+    const message = e.code === '23505' ? 'already exists (a unique value is taken)' : e.code === '22P02' ? 'an id is not a valid UUID' : e.message;
+    process.stderr.write(`hangar: ${message}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,25 @@
+/** Production worker process: Temporal workflows and activities (Docker sandboxes). */
+import { loadConfig, requireProductionSettings } from '../config';
+import { createLogger } from '../logger';
+import { migrate, openDatabase, startWorker } from '../runtime';
+import { onShutdown } from './shutdown';
+
+async function main() {
+  const config = loadConfig(process.env);
+  requireProductionSettings(config);
+  const logger = createLogger({ level: config.logLevel, base: { process: 'worker' } });
+  const database = await openDatabase(config, logger);
+  await migrate(database, config);
+  const worker = await startWorker({ config, logger, database, temporalAddress: config.temporalAddress! });
+  logger.info('worker running', { taskQueue: config.taskQueue });
+  onShutdown(logger, async () => {
+    await worker.shutdown();
+    await database.close();
+  });
+  await worker.running;
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,103 @@
+/**
+ * The one typed configuration every process reads. `loadConfig` is pure: it takes an
+ * environment map, validates it, and throws a ConfigError that names the bad variable.
+ */
+import type { LogLevel } from './logger';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Unset means: embedded database (only the dev process accepts that). */
+  databaseUrl: string | undefined;
+  databaseSchema: string | undefined;
+  temporalAddress: string | undefined;
+  temporalNamespace: string;
+  taskQueue: string;
+  sandboxImage: string;
+  sandboxPoolSize: number;
+  sandboxMemoryBytes: number;
+  sandboxNanoCpus: number;
+  sandboxPidsLimit: number;
+  sandboxNetworkMode: string;
+  hookTimeoutMs: number;
+  /** Active key first; older keys stay for decryption during a rotation. */
+  encryptionKeys: EncryptionKey[];
+  bodyLimitBytes: number;
+  logLevel: LogLevel;
+  publicBaseUrl: string | undefined;
+  dataDir: string;
+}
+
+export interface EncryptionKey {
+  id: string;
+  key: Buffer;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^-?\d+$/.test(raw)) throw new ConfigError(`${name} must be an integer, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+/** `HANGAR_ENCRYPTION_KEYS=id1:base64key,id2:base64key` — each key 32 bytes (AES-256). */
+export function parseEncryptionKeys(raw: string | undefined): EncryptionKey[] {
+  if (!raw) return [];
+  return raw.split(',').map((entry) => {
+    const sep = entry.indexOf(':');
+    const id = entry.slice(0, sep).trim();
+    const key = Buffer.from(entry.slice(sep + 1).trim(), 'base64');
+    if (sep <= 0 || !/^[A-Za-z0-9_-]{1,32}$/.test(id)) {
+      throw new ConfigError('HANGAR_ENCRYPTION_KEYS entries must look like <id>:<base64 key>');
+    }
+    if (key.length !== 32) throw new ConfigError(`HANGAR_ENCRYPTION_KEYS key "${id}" must decode to 32 bytes`);
+    return { id, key };
+  });
+}
+
+const LOG_LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error'];
+
+export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: string } = {}): Config {
+  const logLevel = (env.LOG_LEVEL ?? 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const databaseSchema = env.DATABASE_SCHEMA || undefined;
+  if (databaseSchema && !/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
+    throw new ConfigError('DATABASE_SCHEMA must be a lower-case SQL identifier');
+  }
+  return {
+    port: int(env, 'PORT', 8080, 0, 65535),
+    host: env.HOST || '0.0.0.0',
+    databaseUrl: env.DATABASE_URL || undefined,
+    databaseSchema,
+    temporalAddress: env.TEMPORAL_ADDRESS || undefined,
+    temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
+    taskQueue: env.HANGAR_TASK_QUEUE || 'hangar',
+    sandboxImage: env.HANGAR_SANDBOX_IMAGE || defaults.sandboxImage || 'hangar-sandbox:latest',
+    sandboxPoolSize: int(env, 'HANGAR_SANDBOX_POOL_SIZE', 2, 0, 64),
+    sandboxMemoryBytes: int(env, 'HANGAR_SANDBOX_MEMORY_MB', 1024, 64, 65536) * 1024 * 1024,
+    sandboxNanoCpus: int(env, 'HANGAR_SANDBOX_MILLICPUS', 1000, 100, 64000) * 1_000_000,
+    sandboxPidsLimit: int(env, 'HANGAR_SANDBOX_PIDS_LIMIT', 256, 16, 32768),
+    sandboxNetworkMode: env.HANGAR_SANDBOX_NETWORK || 'bridge',
+    hookTimeoutMs: int(env, 'HANGAR_HOOK_TIMEOUT_MS', 90_000, 1000, 900_000),
+    encryptionKeys: parseEncryptionKeys(env.HANGAR_ENCRYPTION_KEYS),
+    bodyLimitBytes: int(env, 'HANGAR_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    logLevel,
+    publicBaseUrl: env.HANGAR_PUBLIC_URL || undefined,
+    dataDir: env.HANGAR_DATA_DIR || '.hangar',
+  };
+}
+
+/** Processes that talk to a real database and cluster need these; dev fills them itself. */
+export function requireProductionSettings(config: Config): void {
+  if (!config.databaseUrl) throw new ConfigError('DATABASE_URL is required');
+  if (!config.temporalAddress) throw new ConfigError('TEMPORAL_ADDRESS is required');
+  if (config.encryptionKeys.length === 0) {
+    throw new ConfigError('HANGAR_ENCRYPTION_KEYS is required (generate one with: hangar admin gen-encryption-key)');
+  }
+}

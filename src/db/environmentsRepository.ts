@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+
+export interface EnvironmentRow {
+  id: string;
+  organization_id: string;
+  user_id: string | null;
+  name: string;
+  description: string | null;
+  is_global: boolean;
+  repository_id: string | null;
+  repository_set_id: string | null;
+  system_prompt: string | null;
+  personal_preferences: string | null;
+  mobile_testing_enabled: boolean;
+  source_environment_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface EnvironmentCounts {
+  variable_count: number;
+  file_count: number;
+  skill_count: number;
+  mcp_count: number;
+}
+
+export type EnvironmentInsert = Omit<EnvironmentRow, 'id' | 'created_at' | 'updated_at'>;
+export type EnvironmentPatch = Partial<
+  Pick<EnvironmentRow, 'name' | 'description' | 'repository_id' | 'repository_set_id' | 'system_prompt' | 'personal_preferences' | 'mobile_testing_enabled'>
+>;
+
+const GLOBAL_NAME = 'Global';
+
+const COUNT_TABLES: Array<[keyof EnvironmentCounts, string]> = [
+  ['variable_count', 'environment_variables'],
+  ['file_count', 'environment_files'],
+  ['skill_count', 'environment_skills'],
+  ['mcp_count', 'environment_mcps'],
+];
+
+export function createEnvironmentsRepository(db: Knex) {
+  function withCounts(query: Knex.QueryBuilder, trx: Knex) {
+    const columns = COUNT_TABLES.map(([alias, table]) =>
+      trx(table).count('*').where(`${table}.environment_id`, trx.ref('e.id')).as(alias),
+    );
+    return query.select('e.*', ...columns);
+  }
+
+  function normalise(row: Record<string, unknown>): EnvironmentRow & EnvironmentCounts {
+    for (const [alias] of COUNT_TABLES) row[alias] = Number(row[alias] ?? 0);
+    return row as unknown as EnvironmentRow & EnvironmentCounts;
+  }
+
+  return {
+    async insert(env: EnvironmentInsert, trx: Knex = db): Promise<EnvironmentRow> {
+      const [row] = await trx('environments').insert({ id: randomUUID(), ...env }).returning('*');
+      return row;
+    },
+
+    /** Idempotent under concurrency: the partial unique index keeps one Global per organization. */
+    async ensureGlobal(organizationId: string, trx: Knex = db): Promise<EnvironmentRow> {
+      const existing = await trx('environments').where({ organization_id: organizationId, is_global: true }).first();
+      if (existing) return existing;
+      await trx.raw(
+        `INSERT INTO environments (id, organization_id, name, is_global) VALUES (?, ?, ?, true)
+         ON CONFLICT (organization_id) WHERE is_global DO NOTHING`,
+        [randomUUID(), organizationId, GLOBAL_NAME],
+      );
+      return trx('environments').where({ organization_id: organizationId, is_global: true }).first();
+    },
+
+    async find(organizationId: string, id: string, trx: Knex = db): Promise<EnvironmentRow | null> {
+      return (await trx('environments').where({ organization_id: organizationId, id }).first()) ?? null;
+    },
+
+    async findWithCounts(organizationId: string, id: string, trx: Knex = db): Promise<(EnvironmentRow & EnvironmentCounts) | null> {
+      const row = await withCounts(trx('environments as e').where({ 'e.organization_id': organizationId, 'e.id': id }), trx).first();
+      return row ? normalise(row) : null;
+    },
+
+    async list(
+      filter: { organizationId: string; team: boolean; personalUserId: string | null; limit: number; offset: number },
+      trx: Knex = db,
+    ): Promise<{ rows: Array<EnvironmentRow & EnvironmentCounts>; total: number }> {
+      const base = () =>
+        trx('environments as e')
+          .where('e.organization_id', filter.organizationId)
+          .where((q) => {
+            if (filter.team) q.orWhereNull('e.user_id');
+            if (filter.personalUserId) q.orWhere('e.user_id', filter.personalUserId);
+          });
+      const [{ count }] = await base().count({ count: '*' });
+      const rows = await withCounts(base(), trx)
+        .orderBy([{ column: 'e.is_global', order: 'desc' }, { column: 'e.created_at', order: 'asc' }, { column: 'e.id' }])
+        .limit(filter.limit)
+        .offset(filter.offset);
+      return { rows: rows.map(normalise), total: Number(count) };
+    },
+
+    async update(organizationId: string, id: string, patch: EnvironmentPatch, trx: Knex = db): Promise<EnvironmentRow | null> {
+      const [row] = await trx('environments')
+        .where({ organization_id: organizationId, id })
+        .update({ ...patch, updated_at: trx.fn.now() })
+        .returning('*');
+      return row ?? null;
+    },
+
+    async countInheritors(id: string, trx: Knex = db): Promise<number> {
+      const [{ count }] = await trx('environments').where({ source_environment_id: id }).count({ count: '*' });
+      return Number(count);
+    },
+
+    async delete(organizationId: string, id: string, trx: Knex = db): Promise<boolean> {
+      return (await trx('environments').where({ organization_id: organizationId, id }).delete()) > 0;
+    },
+
+    /** Locks the row so a concurrent "inherit from" and "delete" cannot both pass their checks. */
+    async lock(organizationId: string, id: string, trx: Knex): Promise<EnvironmentRow | null> {
+      return (await trx('environments').where({ organization_id: organizationId, id }).forUpdate().first()) ?? null;
+    },
+  };
+}
+
+export type EnvironmentsRepository = ReturnType<typeof createEnvironmentsRepository>;

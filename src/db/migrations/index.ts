@@ -1,0 +1,23 @@
+/**
+ * Migrations are listed in code rather than discovered on disk, so the same list runs under
+ * tsx, in the worker bundle's process and in tests, whatever the working directory.
+ */
+import type { Knex } from 'knex';
+import * as m001 from './001_foundation';
+
+interface Migration {
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+const migrations: Array<[string, Migration]> = [['001_foundation', m001]];
+
+export const migrationSource: Knex.MigrationSource<string> = {
+  getMigrations: async () => migrations.map(([name]) => name),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => {
+    const found = migrations.find(([n]) => n === name);
+    if (!found) throw new Error(`unknown migration ${name}`);
+    return found[1];
+  },
+};

@@ -1,0 +1,100 @@
+/**
+ * Builds the Koa app without listening. Middleware order: request id and access log, the
+ * one error middleware, JSON body parsing, then the declared routes (each validated by its
+ * own schemas and authenticated by bearer key unless it says otherwise).
+ */
+import { randomUUID } from 'node:crypto';
+import Router from '@koa/router';
+import Koa, { type Context } from 'koa';
+import { HttpError } from '../errors';
+import type { Logger } from '../logger';
+import type { Actor, IdentityService } from '../services/identity';
+import { jsonBody } from './body';
+import type { Route } from './route';
+import { compileValidator } from './validate';
+
+export interface AppOptions {
+  logger: Logger;
+  identity: IdentityService;
+  routes: Route[];
+  bodyLimitBytes: number;
+}
+
+declare module 'koa' {
+  interface DefaultState {
+    requestId: string;
+    actor?: Actor;
+  }
+}
+
+function errorBody(ctx: Context, status: number, error: string, details: string | null) {
+  ctx.status = status;
+  ctx.body = { error, details };
+}
+
+export function createApp(options: AppOptions): Koa {
+  const app = new Koa();
+  app.proxy = true;
+  const router = new Router();
+  const { logger } = options;
+
+  app.use(async (ctx, next) => {
+    const inbound = ctx.get('x-request-id');
+    const requestId = /^[A-Za-z0-9._-]{1,64}$/.test(inbound) ? inbound : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    try {
+      await next();
+    } catch (err) {
+      if (err instanceof HttpError) {
+        errorBody(ctx, err.status, err.message, err.details);
+      } else if (typeof (err as { status?: unknown }).status === 'number' && (err as { expose?: boolean }).expose) {
+        // Errors Koa itself raises for the client (e.g. a malformed URL): keep the status.
+        errorBody(ctx, (err as { status: number }).status, (err as Error).message, null);
+      } else {
+        logger.error('request failed', { requestId, method: ctx.method, route: ctx._matchedRoute, err: err as Error });
+        errorBody(ctx, 500, 'Internal server error', `request id ${requestId}`);
+      }
+    }
+    if (ctx.status === 404 && ctx.body === undefined) errorBody(ctx, 404, 'Not found', `no route for ${ctx.method} ${ctx.path}`);
+    if (ctx.status === 405 && (ctx.body === undefined || typeof ctx.body === 'string')) errorBody(ctx, 405, 'Method not allowed', null);
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    logger.info('request', {
+      requestId,
+      method: ctx.method,
+      path: ctx.path,
+      route: ctx._matchedRoute,
+      status: ctx.status,
+      ms: Math.round(ms * 10) / 10,
+      organizationId: ctx.state.actor?.organizationId,
+    });
+  });
+
+  app.use(jsonBody(options.bodyLimitBytes));
+
+  for (const route of options.routes) {
+    const validateParams = route.params ? compileValidator('params', route.params) : null;
+    const validateQuery = route.query ? compileValidator('query', route.query) : null;
+    const validateBody = route.body ? compileValidator('body', route.body) : null;
+    router[route.method](route.path, async (ctx) => {
+      if (route.auth === 'apiKey') ctx.state.actor = await options.identity.authenticate(ctx.get('authorization') || undefined);
+      const params = validateParams ? validateParams({ ...ctx.params }) : ctx.params;
+      const query = validateQuery ? validateQuery({ ...ctx.query }) : {};
+      let body: unknown = ctx.request.body;
+      if (validateBody) {
+        if (body === undefined && !route.bodyOptional) throw new HttpError(400, 'Invalid body', 'body: a JSON object is required');
+        if (body !== undefined) body = validateBody(body);
+      } else if (body !== undefined && route.method !== 'delete') {
+        throw new HttpError(400, 'Invalid body', 'body: this operation takes no body');
+      }
+      const result = await route.handler({ params, query, body, actor: ctx.state.actor as Actor, ctx });
+      if (route.raw) return;
+      ctx.status = route.response.status;
+      ctx.body = result;
+    });
+  }
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}

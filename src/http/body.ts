@@ -1,0 +1,50 @@
+/**
+ * JSON body parsing with a byte limit: 413 over the limit, 415 for a body that is not JSON,
+ * 400 for malformed JSON. Requests without a body leave `ctx.request.body` undefined.
+ */
+import type { Context, Next } from 'koa';
+import { HttpError, badRequest } from '../errors';
+
+declare module 'koa' {
+  interface Request {
+    body?: unknown;
+    rawBody?: Buffer;
+  }
+}
+
+export async function readBody(req: NodeJS.ReadableStream & { headers: Record<string, unknown> }, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) throw new HttpError(413, 'Request body too large', `limit is ${limit} bytes`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new HttpError(413, 'Request body too large', `limit is ${limit} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function hasBody(ctx: Context): boolean {
+  const length = ctx.get('content-length');
+  return ctx.get('transfer-encoding') !== '' || (length !== '' && length !== '0');
+}
+
+export function jsonBody(limit: number) {
+  return async (ctx: Context, next: Next) => {
+    if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method) || !hasBody(ctx)) return next();
+    if (!ctx.is('application/json', '+json')) {
+      throw new HttpError(415, 'Unsupported media type', 'send the body as Content-Type: application/json');
+    }
+    const raw = await readBody(ctx.req, limit);
+    ctx.request.rawBody = raw;
+    if (raw.length > 0) {
+      try {
+        ctx.request.body = JSON.parse(raw.toString('utf8'));
+      } catch {
+        throw badRequest('Malformed JSON body');
+      }
+    }
+    return next();
+  };
+}

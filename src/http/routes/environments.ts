@@ -1,0 +1,94 @@
+import type { Route } from '../route';
+import { defineRoute } from '../route';
+import { object, page, pageEnvelope, pageQuery, successSchema } from '../../schemas/common';
+import {
+  createEnvironmentBody,
+  environmentEnvelope,
+  environmentIdParam,
+  environmentSchema,
+  updateEnvironmentBody,
+} from '../../schemas/environments';
+import {
+  serializeEnvironment,
+  type CreateEnvironmentInput,
+  type EnvironmentsService,
+  type Scope,
+  type UpdateEnvironmentInput,
+} from '../../services/environments';
+
+const idParams = object({ id: environmentIdParam }, ['id']);
+const tag = 'Environments';
+
+export function environmentRoutes(environments: EnvironmentsService): Route[] {
+  return [
+    defineRoute<Record<string, never>, { scope: Scope; page: number; limit: number }>({
+      method: 'get',
+      path: '/v1/environments',
+      operationId: 'listEnvironments',
+      summary: 'List environments (org scope includes Global)',
+      tag,
+      auth: 'apiKey',
+      query: pageQuery(20, { scope: { enum: ['org', 'user', 'all'], default: 'org' } }),
+      response: { status: 200, description: 'A page of environments', schema: pageEnvelope('environments', environmentSchema) },
+      errors: [400, 401, 403],
+      handler: async ({ actor, query }) => {
+        const { rows, total } = await environments.list(actor, query);
+        return page('environments', rows.map(serializeEnvironment), total, query.page, query.limit);
+      },
+    }),
+    defineRoute<Record<string, never>, Record<string, never>, CreateEnvironmentInput>({
+      method: 'post',
+      path: '/v1/environments',
+      operationId: 'createEnvironment',
+      summary: 'Create a team or personal environment',
+      tag,
+      auth: 'apiKey',
+      body: createEnvironmentBody,
+      response: { status: 201, description: 'The created environment', schema: environmentEnvelope },
+      errors: [400, 401, 403, 404, 409],
+      handler: async ({ actor, body }) => ({ environment: serializeEnvironment(await environments.create(actor, body)) }),
+    }),
+    defineRoute<{ id: string }>({
+      method: 'get',
+      path: '/v1/environments/:id',
+      operationId: 'getEnvironment',
+      summary: 'Get an environment by id or `global`',
+      tag,
+      auth: 'apiKey',
+      params: idParams,
+      response: { status: 200, description: 'The environment', schema: environmentEnvelope },
+      errors: [400, 401, 403, 404],
+      handler: async ({ actor, params }) => ({ environment: serializeEnvironment(await environments.get(actor, params.id)) }),
+    }),
+    defineRoute<{ id: string }, Record<string, never>, UpdateEnvironmentInput>({
+      method: 'patch',
+      path: '/v1/environments/:id',
+      operationId: 'updateEnvironment',
+      summary: 'Update an environment (not Global)',
+      tag,
+      auth: 'apiKey',
+      params: idParams,
+      body: updateEnvironmentBody,
+      response: { status: 200, description: 'The updated environment', schema: environmentEnvelope },
+      errors: [400, 401, 403, 404, 409],
+      handler: async ({ actor, params, body }) => ({
+        environment: serializeEnvironment(await environments.update(actor, params.id, body)),
+      }),
+    }),
+    defineRoute<{ id: string }>({
+      method: 'delete',
+      path: '/v1/environments/:id',
+      operationId: 'deleteEnvironment',
+      summary: 'Delete an environment',
+      tag,
+      auth: 'apiKey',
+      params: idParams,
+      response: { status: 200, description: 'Deleted', schema: successSchema },
+      errors: [400, 401, 403, 404, 409],
+      handler: async ({ actor, params }) => {
+        await environments.remove(actor, params.id);
+        return { success: true };
+      },
+    }),
+  ];
+}

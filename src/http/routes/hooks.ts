@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import type { Context } from 'koa';
+import type { EventBus } from '../../events/bus';
+import { hookStreamChannel, type HookStreamMessage } from '../../events/hookStream';
+import { HttpError } from '../../errors';
+import type { Logger } from '../../logger';
+import { object } from '../../schemas/common';
+import { environmentIdParam } from '../../schemas/environments';
+import { HOOK_MAX_CHARS, serializeHook, serializeWarmPool, type HooksService } from '../../services/hooks';
+import type { HookKind } from '../../../workflows/shared';
+import { defineRoute, type Route } from '../route';
+import { openSse } from '../sse';
+
+const params = object({ environmentId: environmentIdParam }, ['environmentId']);
+const contentBody = object({ content: { type: 'string', maxLength: HOOK_MAX_CHARS } }, ['content']);
+const hookRecord = {
+  type: ['object', 'null'],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    organization_id: { type: 'string', format: 'uuid' },
+    environment_id: { type: 'string', format: 'uuid' },
+    version: { type: 'integer' },
+    content: { type: 'string' },
+    is_active: { type: 'boolean' },
+    created_at: { type: 'string', format: 'date-time' },
+  },
+};
+const testResult = object(
+  { exit_code: { type: 'integer' }, output: { type: 'string' }, timed_out: { type: 'boolean' } },
+  ['exit_code', 'output', 'timed_out'],
+);
+const warmPool = { type: ['object', 'null'], description: 'WarmPoolConfigWithStats' };
+const tag = 'Environments';
+const base = '/v1/environments/:environmentId';
+
+type P = { environmentId: string };
+type B = { content: string };
+
+/** Tells the relay when the activity's last live message has arrived. */
+const RELAY_DRAIN_MS = 2000;
+
+export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): Route[] {
+  const abortOnHangup = (ctx: Context) => {
+    const controller = new AbortController();
+    ctx.req.on('close', () => {
+      if (!ctx.res.writableEnded) controller.abort();
+    });
+    return controller.signal;
+  };
+
+  const routes: Route[] = [];
+  for (const kind of ['warm', 'start'] as HookKind[]) {
+    const key = `${kind}_hook`;
+    const Kind = kind === 'warm' ? 'Warm' : 'Start';
+    routes.push(
+      defineRoute<P>({
+        method: 'get',
+        path: `${base}/${kind}-hooks`,
+        operationId: `get${Kind}Hook`,
+        summary: `Get the active ${kind} hook${kind === 'warm' ? ' and the warm-pool settings' : ''}`,
+        tag,
+        auth: 'apiKey',
+        params,
+        response: {
+          status: 200,
+          description: `The ${kind} hook`,
+          schema: object(kind === 'warm' ? { warm_hook: hookRecord, warm_pool: warmPool } : { start_hook: hookRecord }),
+        },
+        errors: [400, 401, 403, 404],
+        handler: async ({ actor, params }) => {
+          if (kind === 'start') return { start_hook: serializeHook(await hooks.get(actor, params.environmentId, 'start')) };
+          const state = await hooks.warmState(actor, params.environmentId);
+          return { warm_hook: serializeHook(state.hook), warm_pool: serializeWarmPool(state.pool) };
+        },
+      }),
+      defineRoute<P, Record<string, never>, B>({
+        method: 'post',
+        path: `${base}/${kind}-hooks/save`,
+        operationId: `save${Kind}Hook`,
+        summary: `Save the ${kind} hook (a new version; empty content clears it)`,
+        tag,
+        auth: 'apiKey',
+        params,
+        body: contentBody,
+        response: { status: kind === 'warm' ? 201 : 200, description: 'The saved hook', schema: object({ [key]: hookRecord }) },
+        errors: [400, 401, 403, 404],
+        handler: async ({ actor, params, body }) => ({ [key]: serializeHook(await hooks.save(actor, params.environmentId, kind, body.content)) }),
+      }),
+      defineRoute<P, Record<string, never>, B>({
+        method: 'post',
+        path: `${base}/${kind}-hooks/test`,
+        operationId: `test${Kind}Hook`,
+        summary: `Run a ${kind} hook in a fresh sandbox without saving it`,
+        tag,
+        auth: 'apiKey',
+        params,
+        body: contentBody,
+        response: { status: 200, description: 'The test result', schema: object({ test: testResult }, ['test']) },
+        errors: [400, 401, 403, 404],
+        handler: async ({ actor, params, body, ctx }) => ({
+          test: await hooks.test(actor, params.environmentId, kind, body.content, { signal: abortOnHangup(ctx) }),
+        }),
+      }),
+      defineRoute<P, Record<string, never>, B>({
+        method: 'post',
+        path: `${base}/${kind}-hooks/save-test`,
+        operationId: `saveAndTest${Kind}Hook`,
+        summary: `Save the ${kind} hook, then test it (saved even when the test fails)`,
+        tag,
+        auth: 'apiKey',
+        params,
+        body: contentBody,
+        response: { status: 201, description: 'The saved hook and the test result', schema: object({ [key]: hookRecord, test: testResult }) },
+        errors: [400, 401, 403, 404],
+        handler: async ({ actor, params, body, ctx }) => {
+          const saved = await hooks.save(actor, params.environmentId, kind, body.content);
+          const test = await hooks.test(actor, params.environmentId, kind, body.content, { signal: abortOnHangup(ctx) });
+          return { [key]: serializeHook(saved), test };
+        },
+      }),
+    );
+  }
+
+  routes.push(
+    defineRoute<P, Record<string, never>, B>({
+      method: 'post',
+      path: `${base}/start-hooks/test/stream`,
+      operationId: 'streamStartHookTest',
+      summary: 'Run a start hook in a fresh sandbox, streaming progress and output as server-sent events',
+      tag,
+      auth: 'apiKey',
+      params,
+      body: contentBody,
+      raw: true,
+      response: {
+        status: 200,
+        description: 'SSE events `progress`, `output`, `complete` ({exit_code, timed_out, output}) and `error`',
+        contentType: 'text/event-stream',
+      },
+      errors: [400, 401, 403, 404],
+      handler: async ({ actor, params, body, ctx }) => {
+        // Access is checked before the stream opens, so a bad id is a normal JSON 404.
+        await hooks.get(actor, params.environmentId, 'start');
+        const testId = randomUUID();
+        const channel = hookStreamChannel(testId);
+        let ended: () => void = () => {};
+        const endSeen = new Promise<void>((resolve) => (ended = resolve));
+        const sse = openSse(ctx);
+        const unsubscribe = await bus.subscribe(channel, (raw) => {
+          const message = JSON.parse(raw) as HookStreamMessage;
+          if (message.t === 'output') sse.send('output', { data: message.d });
+          else if (message.t === 'step') sse.send('progress', { step: message.step, state: message.state, exit_code: message.exit_code ?? null });
+          else ended();
+        });
+        sse.send('progress', { step: null, state: 'queued', exit_code: null });
+        void (async () => {
+          try {
+            const test = await hooks.test(actor, params.environmentId, 'start', body.content, { signal: sse.signal, streamChannel: channel, testId });
+            // The result travels through Temporal and the output through the bus; let the
+            // bus catch up so `complete` is the last event.
+            await Promise.race([endSeen, new Promise((r) => setTimeout(r, RELAY_DRAIN_MS))]);
+            sse.send('complete', test);
+          } catch (err) {
+            const known = err instanceof HttpError;
+            if (!known) logger.error('streamed hook test failed', { err: err as Error, requestId: ctx.state.requestId });
+            sse.send('error', known ? { error: err.message, details: err.details } : { error: 'Internal server error', details: null });
+          } finally {
+            await unsubscribe();
+            sse.close();
+          }
+        })();
+      },
+    }),
+    defineRoute<P, Record<string, never>, { enabled: boolean }>({
+      method: 'put',
+      path: `${base}/warm-pools`,
+      operationId: 'setWarmPool',
+      summary: "Enable or disable the environment's warm pool",
+      tag,
+      auth: 'apiKey',
+      params,
+      body: object({ enabled: { type: 'boolean' } }, ['enabled']),
+      response: { status: 200, description: 'The warm-pool settings with stats', schema: object({ warm_pool: warmPool }, ['warm_pool']) },
+      errors: [400, 401, 403, 404],
+      handler: async ({ actor, params, body }) => ({ warm_pool: serializeWarmPool(await hooks.setWarmPool(actor, params.environmentId, body.enabled)) }),
+    }),
+  );
+  return routes;
+}

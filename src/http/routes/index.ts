@@ -1,0 +1,21 @@
+import type { EventBus } from '../../events/bus';
+import type { Logger } from '../../logger';
+import type { Services } from '../../services';
+import { buildOpenApi } from '../openapi';
+import type { Route } from '../route';
+import { environmentRoutes } from './environments';
+import { hookRoutes } from './hooks';
+import { metaRoutes, type ReadinessProbe } from './meta';
+import { repositoryRoutes } from './repositories';
+
+export function allRoutes(deps: { services: Services; bus: EventBus; logger: Logger; probes: ReadinessProbe[]; version: string }): Route[] {
+  const { services } = deps;
+  // Static paths (`/v1/replica/repositories`) come before parameterised ones (`/v1/replica/:id`).
+  const api: Route[] = [
+    ...repositoryRoutes(services.repositories),
+    ...environmentRoutes(services.environments),
+    ...hookRoutes(services.hooks, deps.bus, deps.logger),
+  ];
+  const meta = metaRoutes({ probes: deps.probes, openapi: () => buildOpenApi(api, { version: deps.version }) });
+  return [...meta, ...api];
+}

@@ -1,0 +1,112 @@
+/**
+ * Assembly shared by the composition roots (api, worker, dev) and the integration tests:
+ * each builds its dependencies once, then hands them to these functions.
+ */
+import type Koa from 'koa';
+import type { Knex } from 'knex';
+import { version } from '../package.json';
+import type { Config } from './config';
+import { createSecretBox } from './crypto/secretBox';
+import { createMemoryBus, createPostgresBus, type EventBus } from './events/bus';
+import { createApp } from './http/app';
+import { allRoutes } from './http/routes';
+import type { Logger } from './logger';
+import { createDocker, createSandboxRuntime, type SandboxRuntime } from './sandbox';
+import { createServices, type Services } from './services';
+import { createResolutionService } from './services/resolution';
+import { connectTemporal, createTemporalGateway, type TemporalGateway } from './temporal/gateway';
+import { createHangarWorker } from './temporal/worker';
+import { createEmbeddedKnex, createPostgresKnex, migrateToLatest, pingDatabase } from './db/knex';
+
+export interface Database {
+  db: Knex;
+  bus: EventBus;
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+/** PostgreSQL (and its LISTEN/NOTIFY bus) from the config, or the embedded database. */
+export async function openDatabase(config: Config, logger: Logger, embeddedDir?: string): Promise<Database> {
+  if (config.databaseUrl) {
+    const db = createPostgresKnex(config.databaseUrl, { schema: config.databaseSchema });
+    const bus = createPostgresBus(config.databaseUrl, logger);
+    return { db, bus, embedded: false, close: async () => void (await Promise.all([bus.close(), db.destroy()])) };
+  }
+  const db = createEmbeddedKnex(embeddedDir);
+  const bus = createMemoryBus();
+  return { db, bus, embedded: true, close: async () => void (await Promise.all([bus.close(), db.destroy()])) };
+}
+
+export async function migrate(database: Database, config: Config): Promise<void> {
+  await migrateToLatest(database.db, database.embedded ? undefined : config.databaseSchema);
+}
+
+export interface ApiRuntime {
+  app: Koa;
+  services: Services;
+  temporal: TemporalGateway;
+  close(): Promise<void>;
+}
+
+export async function buildApi(options: { config: Config; logger: Logger; database: Database; temporalAddress: string }): Promise<ApiRuntime> {
+  const { config, logger, database } = options;
+  const connection = await connectTemporal(options.temporalAddress);
+  const temporal = createTemporalGateway(connection, { namespace: config.temporalNamespace, taskQueue: config.taskQueue });
+  const services = createServices({ db: database.db, secretBox: createSecretBox(config.encryptionKeys), temporal });
+  const routes = allRoutes({
+    services,
+    bus: database.bus,
+    logger,
+    version,
+    probes: [
+      { name: 'database', check: () => pingDatabase(database.db) },
+      { name: 'temporal', check: () => temporal.ping() },
+    ],
+  });
+  const app = createApp({ logger, identity: services.identity, routes, bodyLimitBytes: config.bodyLimitBytes });
+  return { app, services, temporal, close: () => temporal.close() };
+}
+
+export interface WorkerRuntime {
+  sandbox: SandboxRuntime;
+  /** Resolves when the worker has stopped. */
+  running: Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+export async function startWorker(options: { config: Config; logger: Logger; database: Database; temporalAddress: string }): Promise<WorkerRuntime> {
+  const { config, logger, database } = options;
+  const sandbox = createSandboxRuntime(createDocker(process.env), {
+    image: config.sandboxImage,
+    poolSize: config.sandboxPoolSize,
+    memoryBytes: config.sandboxMemoryBytes,
+    nanoCpus: config.sandboxNanoCpus,
+    pidsLimit: config.sandboxPidsLimit,
+    networkMode: config.sandboxNetworkMode,
+    logger: logger.child({ component: 'sandbox' }),
+  });
+  const { worker, connection } = await createHangarWorker({
+    address: options.temporalAddress,
+    namespace: config.temporalNamespace,
+    taskQueue: config.taskQueue,
+    activities: {
+      resolution: createResolutionService({ db: database.db, secretBox: createSecretBox(config.encryptionKeys) }),
+      sandbox,
+      bus: database.bus,
+      logger: logger.child({ component: 'activities' }),
+      hookTimeoutMs: config.hookTimeoutMs,
+    },
+  });
+  const running = worker.run().finally(async () => {
+    await sandbox.close();
+    await connection.close();
+  });
+  return {
+    sandbox,
+    running,
+    async shutdown() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import type { JsonSchema } from '../http/route';
+import { dateTime, nullableUuid, object, uuid } from './common';
+
+/** A path segment naming an environment: its UUID or the literal `global`. */
+export const environmentIdParam: JsonSchema = {
+  anyOf: [{ type: 'string', format: 'uuid' }, { const: 'global' }],
+};
+
+const name: JsonSchema = { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S' };
+const longText = (max: number): JsonSchema => ({ type: ['string', 'null'], maxLength: max });
+
+export const environmentSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    id: uuid,
+    organization_id: uuid,
+    user_id: nullableUuid,
+    name: { type: 'string' },
+    description: { type: ['string', 'null'] },
+    is_global: { type: 'boolean' },
+    repository_id: nullableUuid,
+    repository_set_id: nullableUuid,
+    system_prompt: { type: ['string', 'null'] },
+    mobile_testing_enabled: { type: 'boolean' },
+    personal_preferences: { type: ['string', 'null'] },
+    source_environment_id: nullableUuid,
+    variable_count: { type: 'integer' },
+    file_count: { type: 'integer' },
+    skill_count: { type: 'integer' },
+    mcp_count: { type: 'integer' },
+    created_at: dateTime,
+    updated_at: dateTime,
+  },
+};
+
+const editable = {
+  name,
+  description: longText(2000),
+  repository_id: nullableUuid,
+  repository_set_id: nullableUuid,
+  system_prompt: longText(100_000),
+  personal_preferences: longText(100_000),
+  mobile_testing_enabled: { type: 'boolean' },
+};
+
+export const createEnvironmentBody = object(
+  { ...editable, scope: { enum: ['org', 'user'] }, source_environment_id: nullableUuid },
+  ['name'],
+);
+
+export const updateEnvironmentBody: JsonSchema = { ...object(editable), minProperties: 1 };
+
+export const environmentEnvelope = object({ environment: environmentSchema }, ['environment']);

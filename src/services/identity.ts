@@ -1,0 +1,56 @@
+/**
+ * Who is calling. An org key acts for the organization (admin rights over org resources,
+ * none over personal ones); a personal key acts for its user with that user's role.
+ */
+import type { Knex } from 'knex';
+import { generateApiKey, hashApiKey, type ApiKeyKind } from '../crypto/apiKeys';
+import { createIdentityRepository, type IdentityRepository } from '../db/identityRepository';
+import { unauthorized } from '../errors';
+
+export interface Actor {
+  organizationId: string;
+  /** Null for an org key: it acts for the organization, not a person. */
+  userId: string | null;
+  keyKind: ApiKeyKind;
+  keyId: string;
+  /** Org keys administer the organization; personal keys follow their user's role. */
+  isAdmin: boolean;
+}
+
+const TOUCH_INTERVAL_MS = 60_000;
+
+export function createIdentityService(db: Knex, repo: IdentityRepository = createIdentityRepository(db)) {
+  return {
+    async authenticate(authorization: string | undefined): Promise<Actor> {
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+      if (!match) throw unauthorized(authorization ? 'expected "Authorization: Bearer <API key>"' : 'no Authorization header');
+      const key = await repo.findActiveKeyByHash(hashApiKey(match[1]!));
+      if (!key) throw unauthorized('the API key is unknown or revoked');
+      if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
+        // Best effort: a failed touch must not fail the request.
+        repo.touchApiKey(key.keyId).catch(() => undefined);
+      }
+      return {
+        organizationId: key.organizationId,
+        userId: key.userId,
+        keyKind: key.kind,
+        keyId: key.keyId,
+        isAdmin: key.kind === 'org' || key.role === 'admin',
+      };
+    },
+
+    async createKey(
+      input: { organizationId: string; userId: string | null; kind: ApiKeyKind; name: string },
+      trx: Knex = db,
+    ): Promise<{ id: string; secret: string }> {
+      const generated = generateApiKey(input.kind);
+      const row = await repo.insertApiKey(
+        { ...input, hash: generated.hash, displayPrefix: generated.displayPrefix },
+        trx,
+      );
+      return { id: row.id, secret: generated.secret };
+    },
+  };
+}
+
+export type IdentityService = ReturnType<typeof createIdentityService>;

@@ -1,0 +1,67 @@
+/**
+ * The API's only door to Temporal. Client errors are translated here into domain errors
+ * (503 when the cluster is unreachable), never in routes.
+ */
+import { randomUUID } from 'node:crypto';
+import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
+import { unavailable } from '../errors';
+import type { hookTestWorkflow } from '../../workflows/hookTest';
+import { startHookTestWorkflowId, type HookTestInput, type HookTestResult } from '../../workflows/shared';
+
+export interface TemporalGateway {
+  runHookTest(input: Omit<HookTestInput, 'testId'> & { testId?: string }, signal?: AbortSignal): Promise<HookTestResult>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function connectTemporal(address: string): Promise<Connection> {
+  return Connection.connect({ address, connectTimeout: '10 seconds' });
+}
+
+function translate(err: unknown): never {
+  if (err instanceof WorkflowFailedError) {
+    const cause = err.cause as { message?: string; type?: string } | undefined;
+    throw unavailable('The workflow failed', cause?.message ?? null);
+  }
+  const code = (err as { code?: number }).code;
+  // gRPC UNAVAILABLE / DEADLINE_EXCEEDED: the cluster cannot be reached.
+  if (code === 14 || code === 4) throw unavailable('Temporal is unreachable');
+  throw err;
+}
+
+export function createTemporalGateway(connection: Connection, options: { namespace: string; taskQueue: string }): TemporalGateway {
+  const client = new Client({ connection, namespace: options.namespace });
+  return {
+    async runHookTest(input, signal) {
+      const testId = input.testId ?? randomUUID();
+      try {
+        const handle = await client.workflow.start<typeof hookTestWorkflow>('hookTestWorkflow', {
+          taskQueue: options.taskQueue,
+          workflowId: startHookTestWorkflowId(testId),
+          args: [{ ...input, testId }],
+          workflowExecutionTimeout: '10 minutes',
+        });
+        // A client that hangs up cancels the test, which kills its sandbox.
+        const onAbort = () => void handle.cancel().catch(() => undefined);
+        signal?.addEventListener('abort', onAbort, { once: true });
+        try {
+          return await handle.result();
+        } finally {
+          signal?.removeEventListener('abort', onAbort);
+        }
+      } catch (err) {
+        return translate(err);
+      }
+    },
+    async ping() {
+      try {
+        await connection.workflowService.getSystemInfo({});
+      } catch (err) {
+        translate(err);
+      }
+    },
+    async close() {
+      await connection.close();
+    },
+  };
+}

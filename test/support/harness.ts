@@ -1,0 +1,107 @@
+/**
+ * One running Hangar for the whole integration suite: its own PostgreSQL database (dropped
+ * afterwards), a Temporal dev server in memory, a real worker with real Docker sandboxes, and
+ * the API on an ephemeral port. Tests talk to it over HTTP; each makes its own organization.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import pg from 'pg';
+import { createAdmin, type Admin, type CreatedOrganization } from '../../src/admin';
+import { loadConfig, type Config } from '../../src/config';
+import { generateEncryptionKey } from '../../src/crypto/secretBox';
+import { createLogger, type Logger } from '../../src/logger';
+import { buildApi, migrate, openDatabase, startWorker, type ApiRuntime, type Database, type WorkerRuntime } from '../../src/runtime';
+import { startTemporalDevServer, type DevServer } from '../../src/temporal/devServer';
+import { resolveTemporalCli } from '../../src/toolchain';
+
+export interface Harness {
+  baseUrl: string;
+  config: Config;
+  database: Database;
+  admin: Admin;
+  api: ApiRuntime;
+  worker: WorkerRuntime;
+  temporal: DevServer;
+  logs: string[];
+  close(): Promise<void>;
+}
+
+const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+async function withServer<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: SERVER_URL });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness> {
+  const dbName = `hangar_test_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  await withServer((c) => c.query(`CREATE DATABASE ${dbName}`));
+  const url = new URL(SERVER_URL);
+  url.pathname = `/${dbName}`;
+
+  const logs: string[] = [];
+  const logger: Logger = createLogger({ level: 'debug', write: (line) => logs.push(line) });
+  const cliPath = resolveTemporalCli();
+  if (!cliPath) throw new Error('no Temporal CLI found: run `npm run setup` first');
+  const temporal = await startTemporalDevServer({ cliPath, headless: true, logger });
+
+  const config = loadConfig({
+    HANGAR_ENCRYPTION_KEYS: generateEncryptionKey('test'),
+    HANGAR_TASK_QUEUE: `hangar-test-${randomBytes(3).toString('hex')}`,
+    HANGAR_SANDBOX_POOL_SIZE: '2',
+    ...env,
+    DATABASE_URL: url.toString(),
+    TEMPORAL_ADDRESS: temporal.address,
+  });
+  const database = await openDatabase(config, logger);
+  await migrate(database, config);
+  const worker = await startWorker({ config, logger, database, temporalAddress: temporal.address });
+  const api = await buildApi({ config, logger, database, temporalAddress: temporal.address });
+  const server: Server = api.app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    config,
+    database,
+    admin: createAdmin(database.db),
+    api,
+    worker,
+    temporal,
+    logs,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await api.close();
+      await worker.shutdown();
+      await database.close();
+      await temporal.stop();
+      await withServer((c) => c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`));
+    },
+  };
+}
+
+let current: Harness | null = null;
+
+export function harness(): Harness {
+  if (!current) throw new Error('the integration harness is not running (test/support/hooks.ts starts it)');
+  return current;
+}
+
+export async function startSharedHarness(): Promise<void> {
+  current = await startHarness();
+}
+
+export async function stopSharedHarness(): Promise<void> {
+  await current?.close();
+  current = null;
+}
+
+export type { CreatedOrganization };

@@ -1,0 +1,1 @@
+export { hookTestWorkflow } from './hookTest';
