@@ -7,7 +7,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { EventBus } from '../src/events/bus';
 import { createHookStreamPublisher, type HookStreamPublisher } from '../src/events/hookStream';
 import type { Logger } from '../src/logger';
-import type { SandboxRuntime } from '../src/sandbox';
+import { SandboxImageMissingError, SandboxInputError, type SandboxRuntime } from '../src/sandbox';
 import { EnvironmentGoneError, type ResolutionService } from '../src/services/resolution';
 import { FailureTypes, type HookTestInput, type HookTestResult } from '../workflows/shared';
 
@@ -25,13 +25,7 @@ export function createHookActivities(deps: HookActivityDeps) {
   return {
     async runHookTest(input: HookTestInput): Promise<HookTestResult> {
       const ctx = Context.current();
-      let resolved;
-      try {
-        resolved = await deps.resolution.resolve(input.organizationId, input.environmentId);
-      } catch (err) {
-        if (err instanceof EnvironmentGoneError) throw ApplicationFailure.create({ message: err.message, type: FailureTypes.environmentGone, nonRetryable: true });
-        throw err;
-      }
+      const resolved = await deps.resolution.resolve(input.organizationId, input.environmentId).catch(rethrowAsFailure);
       const inherited = await deps.resolution.inheritedHooks(resolved, input.kind);
       const ownLayer = resolved.environment.is_global ? 'global' : resolved.environment.user_id ? 'personal' : 'environment';
       const steps = [
@@ -45,7 +39,8 @@ export function createHookActivities(deps: HookActivityDeps) {
       // Heartbeats carry cancellation to this activity (client hung up, workflow cancelled).
       const heartbeat = setInterval(() => ctx.heartbeat(), HEARTBEAT_MS);
       try {
-        const result = await deps.sandbox.runHooks({
+        const result = await deps.sandbox
+          .runHooks({
           steps,
           env: resolved.variables,
           files: resolved.files,
@@ -53,7 +48,8 @@ export function createHookActivities(deps: HookActivityDeps) {
           signal: ctx.cancellationSignal,
           onOutput: publisher ? (chunk) => publisher.output(chunk) : undefined,
           onStep: publisher ? (e) => publisher.step(e.step, e.state, e.exitCode) : undefined,
-        });
+          })
+          .catch(rethrowAsFailure);
         deps.logger.info('hook test finished', {
           testId: input.testId,
           environmentId: input.environmentId,
@@ -67,6 +63,15 @@ export function createHookActivities(deps: HookActivityDeps) {
       }
     },
   };
+}
+
+/** Errors that retrying cannot fix become non-retryable failures with explicit types. */
+function rethrowAsFailure(err: unknown): never {
+  const nonRetryable = (type: string) => ApplicationFailure.create({ message: (err as Error).message, type, nonRetryable: true });
+  if (err instanceof EnvironmentGoneError) throw nonRetryable(FailureTypes.environmentGone);
+  if (err instanceof SandboxInputError) throw nonRetryable(FailureTypes.invalidInput);
+  if (err instanceof SandboxImageMissingError) throw nonRetryable(FailureTypes.sandboxUnavailable);
+  throw err;
 }
 
 export type HookActivities = ReturnType<typeof createHookActivities>;

@@ -2,6 +2,7 @@
  * The one typed configuration every process reads. `loadConfig` is pure: it takes an
  * environment map, validates it, and throws a ConfigError that names the bad variable.
  */
+import { hostname } from 'node:os';
 import type { LogLevel } from './logger';
 
 export interface Config {
@@ -19,6 +20,8 @@ export interface Config {
   sandboxNanoCpus: number;
   sandboxPidsLimit: number;
   sandboxNetworkMode: string;
+  /** Labels this process's sandboxes; one per live worker sharing a Docker engine. */
+  sandboxOwner: string;
   hookTimeoutMs: number;
   /** Active key first; older keys stay for decryption during a rotation. */
   encryptionKeys: EncryptionKey[];
@@ -84,6 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
     sandboxNanoCpus: int(env, 'HANGAR_SANDBOX_MILLICPUS', 1000, 100, 64000) * 1_000_000,
     sandboxPidsLimit: int(env, 'HANGAR_SANDBOX_PIDS_LIMIT', 256, 16, 32768),
     sandboxNetworkMode: env.HANGAR_SANDBOX_NETWORK || 'bridge',
+    sandboxOwner: env.HANGAR_SANDBOX_OWNER || hostname(),
     hookTimeoutMs: int(env, 'HANGAR_HOOK_TIMEOUT_MS', 90_000, 1000, 900_000),
     encryptionKeys: parseEncryptionKeys(env.HANGAR_ENCRYPTION_KEYS),
     bodyLimitBytes: int(env, 'HANGAR_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),

@@ -83,6 +83,7 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
     nanoCpus: config.sandboxNanoCpus,
     pidsLimit: config.sandboxPidsLimit,
     networkMode: config.sandboxNetworkMode,
+    ownerId: config.sandboxOwner,
     logger: logger.child({ component: 'sandbox' }),
   });
   const { worker, connection } = await createHangarWorker({

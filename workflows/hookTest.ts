@@ -8,7 +8,7 @@ import type { HookTestInput, HookTestResult } from './shared';
 const { runHookTest } = proxyActivities<HookActivities>({
   startToCloseTimeout: '5 minutes',
   heartbeatTimeout: '30 seconds',
-  retry: { maximumAttempts: 2, nonRetryableErrorTypes: ['EnvironmentGone'] },
+  retry: { maximumAttempts: 2 },
 });
 
 export async function hookTestWorkflow(input: HookTestInput): Promise<HookTestResult> {

@@ -26,7 +26,9 @@ export interface HookTestResult {
   timed_out: boolean;
 }
 
+/** Failure types activities raise on purpose; the gateway maps them to HTTP statuses. */
 export const FailureTypes = {
   environmentGone: 'EnvironmentGone',
   sandboxUnavailable: 'SandboxUnavailable',
+  invalidInput: 'InvalidInput',
 } as const;

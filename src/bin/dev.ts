@@ -65,6 +65,7 @@ async function main() {
   mkdirSync(dataDir, { recursive: true });
   const env = { ...process.env };
   env.HANGAR_ENCRYPTION_KEYS ||= devEncryptionKeys(dataDir);
+  env.HANGAR_SANDBOX_OWNER ||= 'hangar-dev';
   const config = loadConfig(env, { sandboxImage: defaultSandboxImage(env) });
   const logger = createLogger({ level: config.logLevel, base: { process: 'dev' } });
 

@@ -4,9 +4,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
-import { unavailable } from '../errors';
+import { HttpError, badRequest, notFound, unavailable } from '../errors';
 import type { hookTestWorkflow } from '../../workflows/hookTest';
-import { startHookTestWorkflowId, type HookTestInput, type HookTestResult } from '../../workflows/shared';
+import { FailureTypes, startHookTestWorkflowId, type HookTestInput, type HookTestResult } from '../../workflows/shared';
 
 export interface TemporalGateway {
   runHookTest(input: Omit<HookTestInput, 'testId'> & { testId?: string }, signal?: AbortSignal): Promise<HookTestResult>;
@@ -20,8 +20,19 @@ export async function connectTemporal(address: string): Promise<Connection> {
 
 function translate(err: unknown): never {
   if (err instanceof WorkflowFailedError) {
-    const cause = err.cause as { message?: string; type?: string } | undefined;
-    throw unavailable('The workflow failed', cause?.message ?? null);
+    // The activity's ApplicationFailure sits under the ActivityFailure.
+    let cause = err.cause as { message?: string; type?: string; cause?: unknown } | undefined;
+    while (cause && !cause.type && cause.cause) cause = cause.cause as typeof cause;
+    switch (cause?.type) {
+      case FailureTypes.environmentGone:
+        throw notFound('Environment');
+      case FailureTypes.invalidInput:
+        throw badRequest('Invalid environment configuration', cause.message ?? null);
+      case FailureTypes.sandboxUnavailable:
+        throw unavailable('The sandbox is unavailable', cause.message ?? null);
+      default:
+        throw new HttpError(500, 'The workflow failed');
+    }
   }
   const code = (err as { code?: number }).code;
   // gRPC UNAVAILABLE / DEADLINE_EXCEEDED: the cluster cannot be reached.

@@ -55,6 +55,9 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     HANGAR_ENCRYPTION_KEYS: generateEncryptionKey('test'),
     HANGAR_TASK_QUEUE: `hangar-test-${randomBytes(3).toString('hex')}`,
     HANGAR_SANDBOX_POOL_SIZE: '2',
+    HANGAR_SANDBOX_OWNER: 'hangar-tests',
+    // Short enough that the deadline test does not wait 90 s; the default stays 90 s.
+    HANGAR_HOOK_TIMEOUT_MS: '6000',
     ...env,
     DATABASE_URL: url.toString(),
     TEMPORAL_ADDRESS: temporal.address,

@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { expect } from 'chai';
+import { createSecretBox } from '../../../src/crypto/secretBox';
+import { createDocker } from '../../../src/sandbox';
+import { harness } from '../../support/harness';
+import { as, errorOf, newOrg, request } from '../../support/http';
+import { postSse } from '../../support/sse';
+
+const sandboxesRunning = async () =>
+  (await createDocker().listContainers({ all: true, filters: { label: ['dev.hangar.owner=hangar-tests'] } })).length;
+
+describe('start hooks and warm hooks', () => {
+  it('saves versions, clears on empty content and never persists a test', async () => {
+    const org = await newOrg();
+    const api = as(org.org_api_key);
+    expect((await api.get('/v1/environments/global/start-hooks')).body).to.deep.equal({ start_hook: null });
+    const v1 = await api.post('/v1/environments/global/start-hooks/save', { content: 'echo one' });
+    expect(v1.status).to.equal(200);
+    expect(v1.body.start_hook).to.include({ version: 1, content: 'echo one', is_active: true });
+    const v2 = await api.post('/v1/environments/global/start-hooks/save', { content: 'echo two' });
+    expect(v2.body.start_hook).to.include({ version: 2, content: 'echo two' });
+
+    const tested = await api.post('/v1/environments/global/start-hooks/test', { content: 'echo tested' });
+    expect(tested.status).to.equal(200);
+    expect((await api.get('/v1/environments/global/start-hooks')).body.start_hook).to.include({ version: 2, content: 'echo two' });
+
+    const cleared = await api.post('/v1/environments/global/start-hooks/save', { content: '  ' });
+    expect(cleared.body).to.deep.equal({ start_hook: null });
+    expect((await api.get('/v1/environments/global/start-hooks')).body).to.deep.equal({ start_hook: null });
+  });
+
+  it('runs the chain Global → source → supplied with resolved variables and files', async () => {
+    const org = await newOrg();
+    const admin = as(org.admin.personal_api_key);
+    const { db } = harness().database;
+    const team = (await admin.post('/v1/environments', { name: 'team' })).body.environment;
+    const personal = (await admin.post('/v1/environments', { name: 'mine', scope: 'user', source_environment_id: team.id })).body.environment;
+    await admin.post('/v1/environments/global/start-hooks/save', { content: 'echo "global sees $GREETING"' });
+    await admin.post(`/v1/environments/${team.id}/start-hooks/save`, { content: 'echo "source hook"; cat ~/notes/todo.txt' });
+    // Variables and files go through the sub-resource API in its own tests; here they are
+    // sealed rows, as that API writes them.
+    const box = createSecretBox(harness().config.encryptionKeys);
+    await db('environment_variables').insert([
+      { id: randomUUID(), organization_id: org.organization_id, environment_id: org.global_environment_id, key: 'GREETING', value_sealed: box.seal('hello from global') },
+      { id: randomUUID(), organization_id: org.organization_id, environment_id: team.id, key: 'TEAM_TOKEN', value_sealed: box.seal('t0ken') },
+    ]);
+    await db('environment_files').insert({
+      id: randomUUID(), organization_id: org.organization_id, environment_id: team.id, name: 'todo.txt', path: '~/notes/todo.txt', content_sealed: box.seal('buy milk'), size_bytes: 8,
+    });
+
+    const res = await admin.post(`/v1/environments/${personal.id}/start-hooks/test`, { content: 'echo "personal: $TEAM_TOKEN"; id -u' });
+    expect(res.status).to.equal(200);
+    const { test } = res.body;
+    expect(test).to.include({ exit_code: 0, timed_out: false });
+    const order = ['global sees hello from global', 'source hook', 'buy milk', 'personal: t0ken', '1000'].map((s) => test.output.indexOf(s));
+    expect(order.every((i: number) => i >= 0), test.output).to.equal(true);
+    expect([...order].sort((a, b) => a - b)).to.deep.equal(order);
+  });
+
+  it('stops the chain at the first failing step and reports its exit code', async () => {
+    const org = await newOrg();
+    const api = as(org.org_api_key);
+    await api.post('/v1/environments/global/start-hooks/save', { content: 'echo global; exit 3' });
+    const env = (await api.post('/v1/environments', { name: 'e' })).body.environment;
+    const { test } = (await api.post(`/v1/environments/${env.id}/start-hooks/test`, { content: 'echo never-runs' })).body;
+    expect(test.exit_code).to.equal(3);
+    expect(test.output).to.include('global');
+    expect(test.output).not.to.include('never-runs');
+  });
+
+  it('kills a run at the deadline and removes its container', async () => {
+    const org = await newOrg();
+    const res = await as(org.org_api_key).post('/v1/environments/global/start-hooks/test', { content: 'echo started; sleep 600' });
+    expect(res.body.test).to.include({ timed_out: true });
+    expect(res.body.test.output).to.include('started');
+    // Only the idle pool remains: the run's own container is gone.
+    await harness().worker.sandbox.warm();
+    expect(await sandboxesRunning()).to.be.at.most(harness().config.sandboxPoolSize);
+  });
+
+  it('caps the output with a visible marker', async () => {
+    const org = await newOrg();
+    const { test } = (await as(org.org_api_key).post('/v1/environments/global/start-hooks/test', { content: 'head -c 3000000 /dev/zero | tr "\\0" x; echo' })).body;
+    expect(Buffer.byteLength(test.output)).to.be.at.most(1024 * 1024 + 200);
+    expect(test.output).to.match(/truncated/i);
+    expect(test.exit_code).to.equal(0);
+  });
+
+  it('contains a fork bomb and a memory hog while the service keeps answering', async () => {
+    const org = await newOrg();
+    const api = as(org.org_api_key);
+    const bomb = api.post('/v1/environments/global/start-hooks/test', { content: 'bomb() { bomb | bomb & }; bomb; sleep 2; echo survived' });
+    const hog = api.post('/v1/environments/global/start-hooks/test', { content: 'head -c 3000m /dev/zero | tail > /dev/null; echo "tail exited $?"' });
+    // The host stays responsive while both run.
+    for (let i = 0; i < 5; i++) expect((await request('GET', '/healthz')).status).to.equal(200);
+    const [bombRes, hogRes] = await Promise.all([bomb, hog]);
+    expect(bombRes.status).to.equal(200);
+    expect(hogRes.status).to.equal(200);
+    expect(hogRes.body.test.output).to.match(/tail exited (137|1)/);
+    expect((await request('GET', '/readyz')).status).to.equal(200);
+  });
+
+  it('rejects bad input: missing or non-string content, oversized scripts, unknown or foreign environments', async () => {
+    const org = await newOrg();
+    const other = await newOrg();
+    const api = as(org.org_api_key);
+    const path = '/v1/environments/global/start-hooks/test';
+    const missing = await api.post(path, {});
+    expect(missing.status).to.equal(400);
+    expect(errorOf(missing).details).to.equal('body.content: is required');
+    const nonString = await api.post(path, { content: 42 });
+    expect(errorOf(nonString).details).to.match(/^body\.content: must be string/);
+    const noBody = await request('POST', path, { key: org.org_api_key });
+    expect(noBody.status).to.equal(400);
+    const oversized = await api.post(path, { content: 'x'.repeat(65_537) });
+    expect(oversized.status).to.equal(400);
+    expect(errorOf(oversized).details).to.match(/body\.content: must NOT have more than 65536 characters/);
+    const unknown = await api.post('/v1/environments/00000000-0000-4000-8000-000000000000/start-hooks/test', { content: 'true' });
+    expect(unknown.status).to.equal(404);
+    const env = (await as(other.org_api_key).post('/v1/environments', { name: 'theirs' })).body.environment;
+    const foreign = await api.post(`/v1/environments/${env.id}/start-hooks/test`, { content: 'true' });
+    expect(foreign.status).to.equal(404);
+    errorOf(foreign);
+    expect((await request('POST', path, { body: { content: 'true' } })).status).to.equal(401);
+  });
+
+  it('streams progress, output and the result as server-sent events', async () => {
+    const org = await newOrg();
+    const res = await postSse('/v1/environments/global/start-hooks/test/stream', org.org_api_key, { content: 'for i in 1 2 3; do echo line-$i; done; exit 4' });
+    expect(res.status).to.equal(200);
+    expect(res.contentType).to.match(/^text\/event-stream/);
+    const names = res.events.map((e) => e.event);
+    expect(names[0]).to.equal('progress');
+    expect(names.at(-1)).to.equal('complete');
+    const streamed = res.events.filter((e) => e.event === 'output').map((e) => e.data.data).join('');
+    expect(streamed).to.include('line-1\nline-2\nline-3');
+    expect(res.events.some((e) => e.event === 'progress' && e.data.state === 'finished' && e.data.exit_code === 4)).to.equal(true);
+    expect(res.events.at(-1)!.data).to.include({ exit_code: 4, timed_out: false });
+
+    const notFound = await postSse('/v1/environments/00000000-0000-4000-8000-000000000000/start-hooks/test/stream', org.org_api_key, { content: 'true' });
+    expect(notFound.status).to.equal(404);
+    expect(notFound.json.error).to.equal('Environment not found');
+  });
+
+  it('records each test as a Temporal workflow', async () => {
+    const org = await newOrg();
+    await as(org.org_api_key).post('/v1/environments/global/start-hooks/test', { content: 'echo visible' });
+    const connection = await Connection.connect({ address: harness().temporal.address });
+    try {
+      const client = new Client({ connection });
+      const ids: string[] = [];
+      for await (const wf of client.workflow.list({ query: `WorkflowType = 'hookTestWorkflow'` })) ids.push(wf.workflowId);
+      expect(ids.some((id) => id.startsWith('start-hook-test/'))).to.equal(true);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('saves and tests warm hooks, persisting even a failing save-and-test, and sets the warm pool', async () => {
+    const org = await newOrg();
+    const api = as(org.org_api_key);
+    const env = (await api.post('/v1/environments', { name: 'pooled' })).body.environment;
+    const base = `/v1/environments/${env.id}`;
+    expect((await api.get(`${base}/warm-hooks`)).body).to.deep.equal({ warm_hook: null, warm_pool: null });
+    const saved = await api.post(`${base}/warm-hooks/save`, { content: 'echo warm' });
+    expect(saved.status).to.equal(201);
+    expect(saved.body.warm_hook).to.include({ version: 1 });
+    const test = await api.post(`${base}/warm-hooks/test`, { content: 'echo warm-test' });
+    expect(test.body.test).to.include({ exit_code: 0 });
+    const failing = await api.post(`${base}/warm-hooks/save-test`, { content: 'echo failing; exit 9' });
+    expect(failing.status).to.equal(201);
+    expect(failing.body.warm_hook).to.include({ version: 2, content: 'echo failing; exit 9' });
+    expect(failing.body.test).to.include({ exit_code: 9 });
+
+    const pool = await api.put(`${base}/warm-pools`, { enabled: true });
+    expect(pool.status).to.equal(200);
+    expect(pool.body.warm_pool).to.include({ environment_id: env.id, enabled: true, target_size: 5, generation: 1 });
+    const state = (await api.get(`${base}/warm-hooks`)).body;
+    expect(state.warm_hook).to.include({ version: 2 });
+    expect(state.warm_pool).to.include({ enabled: true });
+    expect((await api.put(`${base}/warm-pools`, { enabled: 'yes' })).status).to.equal(400);
+  });
+});
