@@ -87,6 +87,7 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
     logger: logger.child({ component: 'sandbox' }),
   });
   const { worker, connection } = await createHangarWorker({
+    logger,
     address: options.temporalAddress,
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,

@@ -2,8 +2,37 @@
  * The Temporal worker: workflows bundled once from `workflows/index.ts`, activities built
  * from real dependencies by their factories.
  */
-import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import {
+  DefaultLogger,
+  NativeConnection,
+  Runtime,
+  Worker,
+  bundleWorkflowCode,
+  type LogLevel as TemporalLogLevel,
+  type WorkflowBundleWithSourceMap,
+} from '@temporalio/worker';
 import { createHookActivities, type HookActivityDeps } from '../../activities/hooks';
+import type { Logger } from '../logger';
+
+let runtimeInstalled = false;
+
+/**
+ * Sends the SDK's own logs (TypeScript side and, at WARN and above, the native core)
+ * through our JSON logger instead of stderr. The Runtime can be installed once per process.
+ */
+function installRuntime(logger: Logger): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  const levels: Record<TemporalLogLevel, keyof Logger> = { TRACE: 'debug', DEBUG: 'debug', INFO: 'debug', WARN: 'warn', ERROR: 'error' };
+  const sdkLogger = logger.child({ component: 'temporal-sdk' });
+  Runtime.install({
+    logger: new DefaultLogger('INFO', (entry) => {
+      const { sdkComponent, taskQueue, workflowId, workflowType, activityType } = (entry.meta ?? {}) as Record<string, unknown>;
+      (sdkLogger[levels[entry.level]] as Logger['info'])(entry.message, { sdkComponent, taskQueue, workflowId, workflowType, activityType });
+    }),
+    telemetryOptions: { logging: { filter: { core: 'WARN', other: 'ERROR' }, forward: {} } },
+  });
+}
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | null = null;
 
@@ -23,6 +52,7 @@ const quietBundlerLogger = {
 };
 
 export interface WorkerDeps {
+  logger: Logger;
   address: string;
   namespace: string;
   taskQueue: string;
@@ -30,6 +60,7 @@ export interface WorkerDeps {
 }
 
 export async function createHangarWorker(deps: WorkerDeps): Promise<{ worker: Worker; connection: NativeConnection }> {
+  installRuntime(deps.logger);
   const connection = await NativeConnection.connect({ address: deps.address });
   const worker = await Worker.create({
     connection,

@@ -4,7 +4,8 @@ import { as, errorOf, newOrg, request } from '../../support/http';
 
 describe('authentication and cross-cutting HTTP behaviour', () => {
   it('answers 401 with the Error body for a missing, malformed or unknown key', async () => {
-    for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer hgr_org_nope' }]) {
+    const variants: Array<Record<string, string>> = [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer hgr_org_nope' }];
+    for (const headers of variants) {
       const res = await request('GET', '/v1/environments', { headers });
       expect(res.status).to.equal(401);
       expect(errorOf(res).error).to.equal('Invalid or missing API key');
