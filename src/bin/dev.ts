@@ -41,8 +41,10 @@ function devEncryptionKeys(dataDir: string): string {
 async function startTemporal(dataDir: string, logger: ReturnType<typeof createLogger>) {
   const cliPath = resolveTemporalCli();
   if (cliPath) {
-    const uiPort = (await portIsFree(8233)) ? 8233 : undefined;
-    return startTemporalDevServer({ cliPath, dbFile: join(dataDir, 'temporal.db'), uiPort, port: (await portIsFree(7233)) ? 7233 : undefined, logger });
+    // Temporal's usual ports when they are free, so its UI is where people expect it.
+    const port = Number(process.env.HANGAR_TEMPORAL_PORT) || ((await portIsFree(7233)) ? 7233 : undefined);
+    const uiPort = Number(process.env.HANGAR_TEMPORAL_UI_PORT) || ((await portIsFree(8233)) ? 8233 : undefined);
+    return startTemporalDevServer({ cliPath, dbFile: join(dataDir, 'temporal.db'), uiPort, port, logger });
   }
   // Machines with internet and no CLI: the SDK downloads a dev server.
   logger.warn('no Temporal CLI found; asking the Temporal SDK to download a dev server');

@@ -39,9 +39,15 @@ async function withServer<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> 
   }
 }
 
+/**
+ * `HANGAR_TEST_DATABASE=embedded` runs the same suite on the embedded database (PGlite, in
+ * memory) that `npm start` uses without DATABASE_URL; the default is the PostgreSQL server.
+ */
+const EMBEDDED = process.env.HANGAR_TEST_DATABASE === 'embedded';
+
 export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness> {
   const dbName = `hangar_test_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  await withServer((c) => c.query(`CREATE DATABASE ${dbName}`));
+  if (!EMBEDDED) await withServer((c) => c.query(`CREATE DATABASE ${dbName}`));
   const url = new URL(SERVER_URL);
   url.pathname = `/${dbName}`;
 
@@ -59,7 +65,7 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     // Short enough that the deadline test does not wait 90 s; the default stays 90 s.
     HANGAR_HOOK_TIMEOUT_MS: '6000',
     ...env,
-    DATABASE_URL: url.toString(),
+    DATABASE_URL: EMBEDDED ? '' : url.toString(),
     TEMPORAL_ADDRESS: temporal.address,
   });
   const database = await openDatabase(config, logger);
@@ -86,7 +92,7 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
       await worker.shutdown();
       await database.close();
       await temporal.stop();
-      await withServer((c) => c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`));
+      if (!EMBEDDED) await withServer((c) => c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`));
     },
   };
 }
