@@ -3,11 +3,9 @@
  * each builds its dependencies once, then hands them to these functions.
  */
 import type Koa from 'koa';
-import type { Knex } from 'knex';
 import { version } from '../package.json';
 import type { Config } from './config';
 import { createSecretBox } from './crypto/secretBox';
-import { createMemoryBus, createPostgresBus, type EventBus } from './events/bus';
 import { createApp } from './http/app';
 import { allRoutes } from './http/routes';
 import type { Logger } from './logger';
@@ -16,30 +14,10 @@ import { createServices, type Services } from './services';
 import { createResolutionService } from './services/resolution';
 import { connectTemporal, createTemporalGateway, type TemporalGateway } from './temporal/gateway';
 import { createHangarWorker } from './temporal/worker';
-import { createEmbeddedKnex, createPostgresKnex, migrateToLatest, pingDatabase } from './db/knex';
+import { pingDatabase } from './db/knex';
+import type { Database } from './db/database';
 
-export interface Database {
-  db: Knex;
-  bus: EventBus;
-  embedded: boolean;
-  close(): Promise<void>;
-}
-
-/** PostgreSQL (and its LISTEN/NOTIFY bus) from the config, or the embedded database. */
-export async function openDatabase(config: Config, logger: Logger, embeddedDir?: string): Promise<Database> {
-  if (config.databaseUrl) {
-    const db = createPostgresKnex(config.databaseUrl, { schema: config.databaseSchema });
-    const bus = createPostgresBus(config.databaseUrl, logger);
-    return { db, bus, embedded: false, close: async () => void (await Promise.all([bus.close(), db.destroy()])) };
-  }
-  const db = createEmbeddedKnex(embeddedDir);
-  const bus = createMemoryBus();
-  return { db, bus, embedded: true, close: async () => void (await Promise.all([bus.close(), db.destroy()])) };
-}
-
-export async function migrate(database: Database, config: Config): Promise<void> {
-  await migrateToLatest(database.db, database.embedded ? undefined : config.databaseSchema);
-}
+export { migrate, openDatabase, type Database } from './db/database';
 
 export interface ApiRuntime {
   app: Koa;

@@ -4,7 +4,7 @@
  * migrations, a worker and the API. The first start seeds a dev organization and writes its
  * keys to .hangar/dev-credentials.json; later starts reuse the same data.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createAdmin } from '../admin';
 import { loadConfig } from '../config';
@@ -73,6 +73,9 @@ async function main() {
 
   const temporal = config.temporalAddress ? { address: config.temporalAddress, uiUrl: null, stop: async () => {} } : await startTemporal(dataDir, logger);
   const database = await openDatabase(config, logger, join(dataDir, 'pgdata'));
+  // The embedded database allows one process; `hangar admin` checks this file.
+  const pidFile = join(dataDir, 'dev.pid');
+  if (database.embedded) writeFileSync(pidFile, String(process.pid));
   await migrate(database, config);
   const worker = await startWorker({ config, logger, database, temporalAddress: temporal.address });
   const api = await buildApi({ config, logger, database, temporalAddress: temporal.address });
@@ -118,6 +121,7 @@ async function main() {
     await api.close();
     await worker.shutdown();
     await database.close();
+    rmSync(pidFile, { force: true });
     await temporal.stop();
   });
 }

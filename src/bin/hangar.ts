@@ -10,7 +10,7 @@ import { createAdmin } from '../admin';
 import { loadConfig } from '../config';
 import { generateEncryptionKey } from '../crypto/secretBox';
 import { silentLogger } from '../logger';
-import { migrate, openDatabase } from '../runtime';
+import { migrate, openDatabase } from '../db/database';
 
 const USAGE = `Usage: hangar admin <command> [options]
 
@@ -32,6 +32,19 @@ Commands:
 --org defaults to the organization in .hangar/dev-credentials.json (the npm start seed).
 The database is DATABASE_URL, or the embedded one of npm start when it is unset.
 Output is JSON; keys are shown once.`;
+
+/** The embedded database of a running `npm start` must not be opened twice. */
+function assertEmbeddedFree(dataDir: string): void {
+  const pidFile = join(dataDir, 'dev.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return; // stale: that process is gone
+  }
+  throw new Error(`npm start (pid ${pid}) is using the embedded database; stop it first, or set DATABASE_URL`);
+}
 
 function devOrganization(dataDir: string): string | undefined {
   const path = join(dataDir, 'dev-credentials.json');
@@ -75,6 +88,7 @@ async function main(argv: string[]): Promise<number> {
   const dataDir = resolve(process.env.HANGAR_DATA_DIR || '.hangar');
   const config = loadConfig(process.env);
   const orgId = () => values.org ?? devOrganization(dataDir) ?? need('org');
+  if (!config.databaseUrl) assertEmbeddedFree(dataDir);
   const database = await openDatabase(config, silentLogger, join(dataDir, 'pgdata'));
   try {
     await migrate(database, config);

@@ -95,14 +95,14 @@ describe('npm start (the one-process dev server)', function () {
 
     const api = `http://127.0.0.1:${ports.api}`;
     const headers = { authorization: `Bearer ${first.org_api_key}`, 'content-type': 'application/json' };
-    const list = await (await fetch(`${api}/v1/environments`, { headers })).json();
+    const list = (await (await fetch(`${api}/v1/environments`, { headers })).json()) as any;
     expect(list.environments[0]).to.include({ is_global: true, organization_id: first.organization_id });
     const created = await fetch(`${api}/v1/environments`, { method: 'POST', headers, body: JSON.stringify({ name: 'kept' }) });
     expect(created.status).to.equal(201);
     const personal = await fetch(`${api}/v1/environments?scope=user`, { headers: { authorization: `Bearer ${first.personal_api_key}` } });
     expect(personal.status).to.equal(200);
     const hook = await fetch(`${api}/v1/environments/global/start-hooks/test`, { method: 'POST', headers, body: JSON.stringify({ content: 'echo dev-ok' }) });
-    expect((await hook.json()).test).to.include({ exit_code: 0 });
+    expect(((await hook.json()) as any).test).to.include({ exit_code: 0 });
     expect((await fetch(first.temporal_ui_url)).status).to.equal(200);
 
     expect(await stop()).to.equal(0);
@@ -111,7 +111,7 @@ describe('npm start (the one-process dev server)', function () {
 
     const second = await start(ports);
     expect(second.org_api_key).to.equal(first.org_api_key);
-    const again = await (await fetch(`${api}/v1/environments`, { headers })).json();
+    const again = (await (await fetch(`${api}/v1/environments`, { headers })).json()) as any;
     expect(again.environments.map((e: { name: string }) => e.name)).to.include('kept');
     expect(await stop()).to.equal(0);
   });
