@@ -26,7 +26,7 @@ export function openSse(ctx: Context, heartbeatMs = 15_000): SseStream {
     clearInterval(heartbeat);
     stream.end();
   };
-  ctx.req.on('close', () => {
+  ctx.res.once('close', () => {
     if (!closed) abort.abort();
     close();
   });

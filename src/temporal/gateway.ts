@@ -54,6 +54,7 @@ export function createTemporalGateway(connection: Connection, options: { namespa
         });
         // A client that hangs up cancels the test, which kills its sandbox.
         const onAbort = () => void handle.cancel().catch(() => undefined);
+        if (signal?.aborted) onAbort();
         signal?.addEventListener('abort', onAbort, { once: true });
         try {
           return await handle.result();

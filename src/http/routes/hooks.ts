@@ -40,10 +40,11 @@ type B = { content: string };
 const RELAY_DRAIN_MS = 2000;
 
 export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): Route[] {
+  // The response closing before it finished means the client went away.
   const abortOnHangup = (ctx: Context) => {
     const controller = new AbortController();
-    ctx.req.on('close', () => {
-      if (!ctx.res.writableEnded) controller.abort();
+    ctx.res.once('close', () => {
+      if (!ctx.res.writableFinished) controller.abort();
     });
     return controller.signal;
   };

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { freePort } from '../../../src/temporal/devServer';
+import { until } from '../../support/wait';
 
 interface DevCredentials {
   organization_id: string;
@@ -17,16 +18,6 @@ interface DevCredentials {
   personal_api_key: string;
   base_url: string;
   temporal_ui_url: string;
-}
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 const portAnswers = (port: number) =>
@@ -62,8 +53,8 @@ describe('npm start (the one-process dev server)', function () {
     await until('the API to be ready', async () => {
       if (child!.exitCode !== null) throw new Error(`dev exited early:\n${output}`);
       const res = await fetch(`http://127.0.0.1:${ports.api}/readyz`);
-      return res.status === 200 && output.includes('Org API key') ? true : undefined;
-    });
+      return res.status === 200 && output.includes('Org API key');
+    }, 90_000);
     return JSON.parse(readFileSync(join(dataDir, 'dev-credentials.json'), 'utf8')) as DevCredentials;
   }
 

@@ -6,6 +6,7 @@ import { createDocker } from '../../../src/sandbox';
 import { harness } from '../../support/harness';
 import { as, errorOf, newOrg, request } from '../../support/http';
 import { postSse } from '../../support/sse';
+import { until } from '../../support/wait';
 
 const sandboxesRunning = async () =>
   (await createDocker().listContainers({ all: true, filters: { label: ['dev.hangar.owner=hangar-tests'] } })).length;
@@ -141,6 +142,30 @@ describe('start hooks and warm hooks', () => {
     const notFound = await postSse('/v1/environments/00000000-0000-4000-8000-000000000000/start-hooks/test/stream', org.org_api_key, { content: 'true' });
     expect(notFound.status).to.equal(404);
     expect(notFound.json.error).to.equal('Environment not found');
+  });
+
+  it('cancels the test workflow, and so its sandbox, when the client hangs up', async () => {
+    const org = await newOrg();
+    const connection = await Connection.connect({ address: harness().temporal.address });
+    const client = new Client({ connection });
+    const statusOf = async (status: string) => {
+      const found: string[] = [];
+      const query = `WorkflowType = 'hookTestWorkflow' AND ExecutionStatus = '${status}'`;
+      for await (const wf of client.workflow.list({ query })) found.push(wf.workflowId);
+      return found;
+    };
+    try {
+      const before = new Set(await statusOf('Canceled'));
+      const running = new Set(await statusOf('Running'));
+      const abort = new AbortController();
+      const call = request('POST', '/v1/environments/global/start-hooks/test', { key: org.org_api_key, body: { content: 'sleep 600' }, signal: abort.signal }).catch((e: Error) => e);
+      const started = await until('the test workflow to run', async () => (await statusOf('Running')).find((id) => !running.has(id)));
+      abort.abort();
+      expect(await call).to.be.instanceOf(Error);
+      await until('the workflow to be cancelled', async () => (await statusOf('Canceled')).some((id) => id === started && !before.has(id)), 20_000);
+    } finally {
+      await connection.close();
+    }
   });
 
   it('records each test as a Temporal workflow', async () => {

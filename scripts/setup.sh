@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# Finds or installs what Hangar needs on this machine, and records it in .hangar/toolchain.json:
+#   temporal  the Temporal CLI (dev server for tests and `npm start`)
+#   docker    a Docker engine that answers `docker info`
+#   image     the sandbox image, rebuilt only when its inputs changed
+#   postgres  PostgreSQL for the tests (--for test); `npm start` can use an embedded database
+# Idempotent; takes a couple of seconds when everything is there.
+#
+# Usage: setup.sh [--for test|dev]   (default: test when run as `npm test`, else dev)
+# Env:   HANGAR_CACHE_DIR, TEMPORAL_CLI_PATH, HANGAR_SANDBOX_IMAGE, DOCKER_HOST,
+#        HANGAR_DOCKERD_ARGS, HANGAR_DEBIAN_MIRROR, DATABASE_URL, HANGAR_SETUP_SKIP_POSTGRES=1
+#        (see docs/operations.md)
+set -euo pipefail
+
+repo="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
+cache_dir="${HANGAR_CACHE_DIR:-${HOME:-$(cd ~ && pwd)}/.cache/hangar}"
+
+purpose=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --for) purpose="${2:?setup: --for needs test or dev}"; shift 2 ;;
+    --for=*) purpose="${1#--for=}"; shift ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    *) echo "setup: unknown argument: $1 (usage: setup.sh [--for test|dev])" >&2; exit 2 ;;
+  esac
+done
+if [ -z "$purpose" ]; then
+  if [ "${npm_lifecycle_event:-}" = test ]; then purpose="test"; else purpose="dev"; fi
+fi
+case "$purpose" in test|dev) ;; *) echo "setup: --for must be test or dev, got '$purpose'" >&2; exit 2 ;; esac
+
+say() { printf 'setup: %-9s %s\n' "$1" "$2"; }
+fail() { printf 'setup: %-9s ERROR: %s\n' "$1" "$2" >&2; exit 1; }
+is_root() { [ "$(id -u)" -eq 0 ]; }
+is_debian() { [ -f /etc/debian_version ] && command -v apt-get >/dev/null 2>&1; }
+apt_install() {
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -qq "$@" >/dev/null 2>&1 \
+    || { apt-get update -qq >/dev/null && apt-get install -y -qq "$@" >/dev/null; }
+}
+
+mkdir -p "$cache_dir"
+# Two setups at once (parallel test runs, a developer and CI) wait for each other here.
+exec 9>"$cache_dir/setup.lock"
+if command -v flock >/dev/null 2>&1; then flock 9; fi
+
+{ read -r temporal_version || true; read -r package_image || true; } < <(cd "$repo" && node -p \
+  "const h = require('./package.json').hangar; h.temporalCliVersion + '\\n' + h.sandboxImage")
+sandbox_image="${HANGAR_SANDBOX_IMAGE:-$package_image}"
+if [ -z "${temporal_version:-}" ] || [ -z "${package_image:-}" ]; then
+  fail setup "cannot read the hangar block (temporalCliVersion, sandboxImage) of $repo/package.json"
+fi
+
+# --- Temporal CLI --------------------------------------------------------------------------
+temporal_cli=""
+temporal_cache="$cache_dir/temporal-$temporal_version/temporal"
+if [ -n "${TEMPORAL_CLI_PATH:-}" ] && [ -f "$TEMPORAL_CLI_PATH" ] && [ -x "$TEMPORAL_CLI_PATH" ]; then
+  temporal_cli="$TEMPORAL_CLI_PATH"
+  say temporal "using TEMPORAL_CLI_PATH=$temporal_cli"
+else
+  [ -n "${TEMPORAL_CLI_PATH:-}" ] && say temporal "TEMPORAL_CLI_PATH=$TEMPORAL_CLI_PATH is not an executable file; looking elsewhere"
+  if command -v temporal >/dev/null 2>&1; then
+    temporal_cli="$(command -v temporal)"
+    say temporal "found on PATH: $temporal_cli"
+  elif [ -x "$temporal_cache" ]; then
+    temporal_cli="$temporal_cache"
+    say temporal "found $temporal_cli"
+  else
+    go_bin="$(command -v go || true)"
+    [ -z "$go_bin" ] && [ -x /usr/local/go/bin/go ] && go_bin=/usr/local/go/bin/go
+    if [ -n "$go_bin" ]; then
+      say temporal "installing github.com/temporalio/cli@$temporal_version with go install (a few minutes, once)"
+      gobin_tmp="$(mktemp -d "$cache_dir/temporal-install.XXXXXX")"
+      log="$cache_dir/temporal-install.log"
+      start=$SECONDS
+      if ! GOBIN="$gobin_tmp" "$go_bin" install \
+          "github.com/temporalio/cli/cmd/temporal@$temporal_version" >"$log" 2>&1; then
+        rm -rf "$gobin_tmp"
+        tail -n 20 "$log" >&2
+        fail temporal "go install failed (log: $log)"
+      fi
+      mkdir -p "$(dirname "$temporal_cache")"
+      mv -f "$gobin_tmp/temporal" "$temporal_cache"   # same filesystem: atomic
+      rm -rf "$gobin_tmp"
+      temporal_cli="$temporal_cache"
+      say temporal "installed $temporal_cli in $((SECONDS - start))s"
+    else
+      say temporal "not found and no Go toolchain: the Temporal SDK will download a dev server at run time (needs internet)"
+    fi
+  fi
+fi
+
+# --- Docker engine -------------------------------------------------------------------------
+docker_answers() { command -v docker >/dev/null 2>&1 && timeout 20 docker info >/dev/null 2>&1; }
+if docker_answers; then
+  say docker "engine answers${DOCKER_HOST:+ at DOCKER_HOST=$DOCKER_HOST}"
+elif [ -n "${DOCKER_HOST:-}" ]; then
+  fail docker "DOCKER_HOST=$DOCKER_HOST does not answer 'docker info'; start that engine or unset DOCKER_HOST"
+elif is_root && is_debian; then
+  if ! command -v dockerd >/dev/null 2>&1 || ! command -v docker >/dev/null 2>&1; then
+    say docker "installing docker.io (apt-get)"
+    apt_install docker.io || fail docker "apt-get install docker.io failed"
+  fi
+  if ! docker_answers; then
+    if pgrep -x dockerd >/dev/null 2>&1; then
+      say docker "dockerd is running but not answering yet; waiting"
+    else
+      # Detached from this shell and its session, so it outlives setup, npm and CI steps; fd 9
+      # (the setup lock) is closed for it, or it would hold the lock for its whole life.
+      # shellcheck disable=SC2086
+      setsid nohup dockerd ${HANGAR_DOCKERD_ARGS:-} >>"$cache_dir/dockerd.log" 2>&1 </dev/null 9>&- &
+      say docker "started dockerd (pid $!, log $cache_dir/dockerd.log)"
+    fi
+    for _ in $(seq 1 60); do docker_answers && break; sleep 1; done
+    docker_answers || { tail -n 20 "$cache_dir/dockerd.log" >&2 || true; fail docker "dockerd did not answer within 60 s (log: $cache_dir/dockerd.log)"; }
+    say docker "engine answers"
+  fi
+else
+  fail docker "no Docker engine answers 'docker info'. Install and start Docker (Debian/Ubuntu as root: apt-get install docker.io && dockerd &; elsewhere Docker Engine or Docker Desktop), or point DOCKER_HOST at one"
+fi
+
+# --- Sandbox image -------------------------------------------------------------------------
+inputs="$(bash "$repo/scripts/build-sandbox-image.sh" --print-inputs-hash)"
+image_inputs() {
+  docker image inspect --format '{{ with .Config.Labels }}{{ index . "dev.hangar.inputs" }}{{ end }}' \
+    "$sandbox_image" 2>/dev/null || true
+}
+current="$(image_inputs)"
+if [ "$current" = "$inputs" ]; then
+  say image "$sandbox_image is current (inputs ${inputs:0:12})"
+else
+  if [ -z "$current" ]; then why="missing or unlabelled"; else why="out of date (inputs ${current:0:12}, now ${inputs:0:12})"; fi
+  is_root || fail image "$sandbox_image is $why and building it needs root: sudo bash scripts/build-sandbox-image.sh"
+  say image "$sandbox_image is $why; building"
+  start=$SECONDS
+  bash "$repo/scripts/build-sandbox-image.sh" --image "$sandbox_image" 2>&1 | sed 's/^/setup:           /'
+  [ "$(image_inputs)" = "$inputs" ] || fail image "build of $sandbox_image did not produce inputs ${inputs:0:12}"
+  say image "built $sandbox_image in $((SECONDS - start))s"
+fi
+
+# --- PostgreSQL ----------------------------------------------------------------------------
+pg_answers() {
+  if [ -n "${DATABASE_URL:-}" ]; then
+    if command -v pg_isready >/dev/null 2>&1; then pg_isready -q -t 3 -d "$DATABASE_URL"; else return 0; fi
+  elif command -v pg_isready >/dev/null 2>&1; then
+    pg_isready -q -t 3 -h 127.0.0.1 -p 5432
+  else
+    timeout 3 bash -c 'exec 3<>/dev/tcp/127.0.0.1/5432' 2>/dev/null
+  fi
+}
+if [ "${HANGAR_SETUP_SKIP_POSTGRES:-}" = 1 ]; then
+  say postgres "skipped (HANGAR_SETUP_SKIP_POSTGRES=1)"
+elif [ -n "${DATABASE_URL:-}" ]; then
+  if pg_answers; then say postgres "DATABASE_URL answers"
+  elif [ "$purpose" = test ]; then fail postgres "DATABASE_URL does not answer"
+  else say postgres "warning: DATABASE_URL does not answer"; fi
+elif pg_answers; then
+  say postgres "answers at 127.0.0.1:5432"
+elif [ "$purpose" = dev ]; then
+  say postgres "none at 127.0.0.1:5432; fine for dev (embedded database when DATABASE_URL is unset)"
+elif command -v pg_ctlcluster >/dev/null 2>&1 && [ -d /etc/postgresql ] && is_root; then
+  versions=""
+  for dir in /etc/postgresql/*/main; do
+    [ -d "$dir" ] || continue
+    version="$(basename "$(dirname "$dir")")"
+    versions="$versions$version "
+    pg_ctlcluster --skip-systemctl-redirect "$version" main start >/dev/null 2>&1 || true
+  done
+  for _ in $(seq 1 30); do pg_answers && break; sleep 1; done
+  pg_answers || fail postgres "started the cluster (pg_ctlcluster) but 127.0.0.1:5432 does not answer"
+  say postgres "started cluster ${versions}at 127.0.0.1:5432"
+else
+  fail postgres "nothing answers at 127.0.0.1:5432 and tests need PostgreSQL: start one or set DATABASE_URL"
+fi
+
+# --- Record --------------------------------------------------------------------------------
+mkdir -p "$repo/.hangar"
+HANGAR_T="$temporal_cli" HANGAR_I="$sandbox_image" HANGAR_D="${DOCKER_HOST:-}" HANGAR_OUT="$repo/.hangar/toolchain.json" node -e '
+  const fs = require("fs");
+  const e = process.env;
+  const out = { temporalCliPath: e.HANGAR_T || null, sandboxImage: e.HANGAR_I, dockerHost: e.HANGAR_D || null };
+  fs.writeFileSync(e.HANGAR_OUT + ".tmp", JSON.stringify(out, null, 2) + "\n");
+  fs.renameSync(e.HANGAR_OUT + ".tmp", e.HANGAR_OUT);
+'
+say record ".hangar/toolchain.json (for $purpose)"
