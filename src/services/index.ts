@@ -5,6 +5,7 @@ import { createEnvironmentsRepository } from '../db/environmentsRepository';
 import { createIdentityRepository } from '../db/identityRepository';
 import { createRepositoriesRepository } from '../db/repositoriesRepository';
 import type { TemporalGateway } from '../temporal/gateway';
+import { createEnvironmentResourcesService } from './environmentResources';
 import { createEnvironmentsService } from './environments';
 import { createHooksService } from './hooks';
 import { createIdentityService } from './identity';
@@ -20,6 +21,7 @@ export function createServices(deps: { db: Knex; secretBox: SecretBox; temporal:
     identity,
     repositories,
     environments,
+    environmentResources: createEnvironmentResourcesService({ db, secretBox, environments, environmentsRepo }),
     hooks: createHooksService({ db, environments, temporal }),
     resolution: createResolutionService({ db, secretBox }),
   };

@@ -3,6 +3,7 @@ import type { Logger } from '../../logger';
 import type { Services } from '../../services';
 import { buildOpenApi } from '../openapi';
 import type { Route } from '../route';
+import { environmentResourceRoutes } from './environmentResources';
 import { environmentRoutes } from './environments';
 import { hookRoutes } from './hooks';
 import { metaRoutes, type ReadinessProbe } from './meta';
@@ -14,6 +15,7 @@ export function allRoutes(deps: { services: Services; bus: EventBus; logger: Log
   const api: Route[] = [
     ...repositoryRoutes(services.repositories),
     ...environmentRoutes(services.environments),
+    ...environmentResourceRoutes(services.environmentResources),
     ...hookRoutes(services.hooks, deps.bus, deps.logger),
   ];
   const meta = metaRoutes({ probes: deps.probes, openapi: () => buildOpenApi(api, { version: deps.version }) });

@@ -1,0 +1,147 @@
+/**
+ * Environment sub-resources: variables, files, skills and MCP servers (interop §2.6–2.9).
+ * Rules that JSON Schema cannot state (UTF-8 byte limits, path normalisation, the reserved
+ * MCP name prefix, transport changes on PATCH) live in the services and answer 400 as well.
+ */
+import type { JsonSchema } from '../http/route';
+import { dateTime, object, uuid } from './common';
+import { environmentIdParam } from './environments';
+
+export const VARIABLE_KEY_PATTERN = '^[A-Za-z_][A-Za-z0-9_]*$';
+export const VARIABLE_VALUE_MAX = 65_536;
+export const FILE_CONTENT_MAX_BYTES = 65_536;
+export const FILE_PATH_MAX = 1024;
+export const MCP_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$';
+
+export const resourceListParams = object({ environmentId: environmentIdParam }, ['environmentId']);
+export const resourceParams = object({ environmentId: environmentIdParam, id: uuid }, ['environmentId', 'id']);
+
+const recordBase = { id: uuid, organization_id: uuid, environment_id: uuid };
+const timestamps = { created_at: dateTime, updated_at: dateTime };
+const required = (schema: JsonSchema): JsonSchema => ({ ...schema, required: Object.keys(schema.properties as object) });
+const withSome = (schema: JsonSchema): JsonSchema => ({ ...schema, minProperties: 1 });
+
+// Variables
+
+const variableKey: JsonSchema = { type: 'string', minLength: 1, maxLength: 256, pattern: VARIABLE_KEY_PATTERN };
+const variableFields = {
+  key: variableKey,
+  value: { type: 'string', maxLength: VARIABLE_VALUE_MAX, 'x-secret': true },
+  personal_override_allowed: { type: 'boolean', description: 'Whether personal environments may override this key; admins only' },
+};
+
+export const variableSchema = required(object({ ...recordBase, ...variableFields, ...timestamps }));
+export const createVariableBody = object(variableFields, ['key', 'value']);
+export const updateVariableBody = withSome(object(variableFields));
+
+// Files
+
+const filePath: JsonSchema = {
+  type: 'string',
+  minLength: 3,
+  maxLength: FILE_PATH_MAX,
+  description: 'Under the home directory: `~/...` (including `~/workspaces/...`); normalised on write, no `..` segments',
+};
+const fileFields = {
+  name: { type: 'string', minLength: 1, maxLength: 255, description: 'Defaults to the basename of `path`' },
+  path: filePath,
+  // The byte limit (UTF-8) is enforced by the service; this bounds the characters first.
+  content: { type: 'string', maxLength: FILE_CONTENT_MAX_BYTES, description: 'At most 65,536 bytes of UTF-8', 'x-secret': true },
+};
+
+export const fileSchema = required(object({ ...recordBase, ...fileFields, ...timestamps }));
+export const createFileBody = object(fileFields, ['path', 'content']);
+export const updateFileBody = withSome(object(fileFields));
+
+// Skills
+
+const skillFields = {
+  name: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' },
+  slug: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$' },
+  source: { type: 'string', minLength: 1, maxLength: 500, pattern: '^\\S+$', description: 'e.g. `github:owner/repo/path`' },
+};
+
+export const skillSchema = required(object({ ...recordBase, ...skillFields, created_at: dateTime }));
+export const createSkillBody = object(skillFields, ['name', 'slug', 'source']);
+export const skillSearchQuery = object({ q: { type: 'string', maxLength: 200, default: '' } });
+export const skillSearchResult = object(
+  {
+    skills: {
+      type: 'array',
+      items: required(object({ name: { type: 'string' }, slug: { type: 'string' }, source: { type: 'string' }, installs: { type: 'integer' } })),
+    },
+  },
+  ['skills'],
+);
+
+// MCP servers
+
+const envName: JsonSchema = { type: 'string', pattern: VARIABLE_KEY_PATTERN, maxLength: 256 };
+const headerName: JsonSchema = { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", maxLength: 256 };
+
+export const stdioConfigSchema = object(
+  {
+    command: { type: 'string', minLength: 1, maxLength: 4096 },
+    args: { type: 'array', maxItems: 256, items: { type: 'string', maxLength: 4096 } },
+    env: {
+      type: 'object',
+      maxProperties: 256,
+      propertyNames: envName,
+      additionalProperties: { type: 'string', maxLength: VARIABLE_VALUE_MAX },
+    },
+  },
+  ['command'],
+);
+
+export const remoteConfigSchema = object(
+  {
+    url: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 4096 },
+    headers: {
+      type: 'object',
+      maxProperties: 100,
+      propertyNames: headerName,
+      additionalProperties: { type: 'string', maxLength: 8192, pattern: '^[^\\r\\n\\u0000]*$' },
+    },
+  },
+  ['url'],
+);
+
+export const MCP_TRANSPORTS = ['stdio', 'http', 'sse'] as const;
+const transport: JsonSchema = { enum: [...MCP_TRANSPORTS] };
+
+/** The config must fit the transport named beside it (when one is named). */
+const configByTransport: JsonSchema[] = [
+  {
+    if: { type: 'object', required: ['transport'], properties: { transport: { const: 'stdio' } } },
+    then: { type: 'object', properties: { config: stdioConfigSchema } },
+  },
+  {
+    if: { type: 'object', required: ['transport'], properties: { transport: { enum: ['http', 'sse'] } } },
+    then: { type: 'object', properties: { config: remoteConfigSchema } },
+  },
+];
+
+const mcpFields = {
+  name: { type: 'string', pattern: MCP_NAME_PATTERN, description: 'Must not start with the reserved prefix `hangar-`' },
+  transport,
+  config: {
+    type: 'object',
+    description: '`stdio`: `{command, args[], env{}}`; `http`/`sse`: `{url, headers{}}`. Sent alone on PATCH it must fit the current transport',
+    'x-secret': true,
+  },
+};
+
+export const mcpSchema = required(
+  object({
+    ...recordBase,
+    name: { type: 'string' },
+    transport,
+    config: { oneOf: [stdioConfigSchema, remoteConfigSchema] },
+    ...timestamps,
+  }),
+);
+export const createMcpBody: JsonSchema = { ...object(mcpFields, ['name', 'transport', 'config']), allOf: configByTransport };
+export const updateMcpBody: JsonSchema = { ...withSome(object(mcpFields)), allOf: configByTransport };
+
+export const envelope = (key: string, item: JsonSchema) => object({ [key]: item }, [key]);
+export const listEnvelope = (key: string, item: JsonSchema) => object({ [key]: { type: 'array', items: item } }, [key]);

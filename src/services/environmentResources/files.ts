@@ -1,0 +1,114 @@
+/**
+ * Environment files: written into the workspace at the given `~/…` path. Content is sealed
+ * at rest and limited in UTF-8 bytes (what lands on disk), not in characters. Within one
+ * environment a path cannot be both a file and the directory of another file, since the
+ * sandbox refuses such a set when it materialises the files.
+ */
+import type { Knex } from 'knex';
+import type { FileRow, Patch } from '../../db/environmentResourcesRepository';
+import { badRequest, conflict, notFound } from '../../errors';
+import { FILE_CONTENT_MAX_BYTES, FILE_PATH_MAX } from '../../schemas/environmentResources';
+import type { Actor } from '../identity';
+import { conflictOn, found, iso, type ResourceContext } from './context';
+import { basename, fileDirectoryClash, normaliseHomePath } from './paths';
+
+export interface FileInput {
+  path: string;
+  content: string;
+  name?: string;
+}
+
+export type FilePatch = Partial<FileInput>;
+
+const duplicate = conflictOn({
+  environment_files_environment_id_path_unique: 'A file with this path already exists in this environment',
+});
+
+function checkedPath(path: string): string {
+  const check = normaliseHomePath(path, FILE_PATH_MAX);
+  if (!check.ok) throw badRequest('Invalid body', `body.path: ${check.reason}`);
+  return check.path;
+}
+
+function checkedSize(content: string): number {
+  const bytes = Buffer.byteLength(content, 'utf8');
+  if (bytes > FILE_CONTENT_MAX_BYTES) {
+    throw badRequest('Invalid body', `body.content: must be at most ${FILE_CONTENT_MAX_BYTES} bytes of UTF-8 (got ${bytes})`);
+  }
+  return bytes;
+}
+
+export function createFilesService(ctx: ResourceContext) {
+  const { repo, secretBox } = ctx;
+
+  const serialize = (row: FileRow) => ({
+    id: row.id,
+    organization_id: row.organization_id,
+    environment_id: row.environment_id,
+    name: row.name,
+    path: row.path,
+    content: secretBox.open(row.content_sealed),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  });
+
+  async function assertNoClash(environmentId: string, path: string, exceptId: string | null, trx: Knex) {
+    const others = (await repo.files.paths(environmentId, trx)).filter((f) => f.id !== exceptId).map((f) => f.path);
+    const clash = fileDirectoryClash(path, others);
+    if (clash) throw conflict('The path collides with another file in this environment', clash);
+  }
+
+  return {
+    list: (actor: Actor, environmentId: string) =>
+      ctx.read(actor, environmentId, async (env, trx) => (await repo.files.list(env.id, trx)).map(serialize)),
+
+    async create(actor: Actor, environmentId: string, input: FileInput) {
+      const path = checkedPath(input.path);
+      const size = checkedSize(input.content);
+      return ctx.write(actor, environmentId, async (env, trx) => {
+        await assertNoClash(env.id, path, null, trx);
+        const row = await repo.files
+          .insert(
+            {
+              organization_id: env.organization_id,
+              environment_id: env.id,
+              name: input.name ?? basename(path),
+              path,
+              content_sealed: secretBox.seal(input.content),
+              size_bytes: size,
+            },
+            trx,
+          )
+          .catch(duplicate);
+        return serialize(row);
+      });
+    },
+
+    async update(actor: Actor, environmentId: string, id: string, input: FilePatch) {
+      const path = input.path === undefined ? undefined : checkedPath(input.path);
+      const size = input.content === undefined ? undefined : checkedSize(input.content);
+      return ctx.write(actor, environmentId, async (env, trx) => {
+        const current = found(await repo.files.find(env.organization_id, env.id, id, trx), 'File');
+        const patch: Patch<FileRow> = {};
+        if (input.name !== undefined) patch.name = input.name;
+        if (path !== undefined) {
+          await assertNoClash(env.id, path, id, trx);
+          patch.path = path;
+          // A name that was left to default keeps following the path.
+          if (input.name === undefined && current.name === basename(current.path)) patch.name = basename(path);
+        }
+        if (input.content !== undefined) {
+          patch.content_sealed = secretBox.seal(input.content);
+          patch.size_bytes = size!;
+        }
+        const row = await repo.files.update(env.organization_id, env.id, id, patch, trx).catch(duplicate);
+        return serialize(found(row, 'File'));
+      });
+    },
+
+    remove: (actor: Actor, environmentId: string, id: string) =>
+      ctx.write(actor, environmentId, async (env, trx) => {
+        if (!(await repo.files.delete(env.organization_id, env.id, id, trx))) throw notFound('File');
+      }),
+  };
+}

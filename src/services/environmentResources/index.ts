@@ -1,0 +1,39 @@
+/**
+ * Environment sub-resources (variables, files, skills, MCP servers), each reached through
+ * its parent environment's access rules (`environments.access`): `global` is an alias,
+ * another organization's environment is 404, an org key on a personal one is 403.
+ */
+import type { Knex } from 'knex';
+import type { SecretBox } from '../../crypto/secretBox';
+import { createEnvironmentResourcesRepository } from '../../db/environmentResourcesRepository';
+import type { EnvironmentsRepository } from '../../db/environmentsRepository';
+import type { EnvironmentsService } from '../environments';
+import { createSkillsCatalog, type SkillsCatalog } from '../skillsCatalog';
+import { createResourceContext } from './context';
+import { createFilesService } from './files';
+import { createMcpsService } from './mcps';
+import { createSkillsService } from './skills';
+import { createVariablesService } from './variables';
+
+export type { FileInput, FilePatch } from './files';
+export type { McpInput, McpPatch } from './mcps';
+export type { SkillInput } from './skills';
+export type { VariableInput, VariablePatch } from './variables';
+
+export function createEnvironmentResourcesService(deps: {
+  db: Knex;
+  secretBox: SecretBox;
+  environments: Pick<EnvironmentsService, 'access'>;
+  environmentsRepo: Pick<EnvironmentsRepository, 'update' | 'ensureGlobal'>;
+  skillsCatalog?: SkillsCatalog;
+}) {
+  const ctx = createResourceContext({ ...deps, repo: createEnvironmentResourcesRepository(deps.db) });
+  return {
+    variables: createVariablesService(ctx),
+    files: createFilesService(ctx),
+    skills: createSkillsService(ctx, deps.skillsCatalog ?? createSkillsCatalog()),
+    mcps: createMcpsService(ctx),
+  };
+}
+
+export type EnvironmentResourcesService = ReturnType<typeof createEnvironmentResourcesService>;

@@ -1,0 +1,117 @@
+/**
+ * Environment variables: values sealed at rest, plaintext on read. A personal environment
+ * may define a key it inherits (from Global or its source environment) only when the
+ * nearest inherited definition allows personal overrides — the same rule resolution applies
+ * when a workspace starts, enforced here so the user hears about it when saving.
+ */
+import type { Knex } from 'knex';
+import type { Patch, VariableRow } from '../../db/environmentResourcesRepository';
+import type { EnvironmentRow } from '../../db/environmentsRepository';
+import { badRequest, conflict, forbidden, notFound } from '../../errors';
+import type { Actor } from '../identity';
+import { conflictOn, found, iso, type ResourceContext } from './context';
+
+export interface VariableInput {
+  key: string;
+  value: string;
+  personal_override_allowed?: boolean;
+}
+
+export type VariablePatch = Partial<VariableInput>;
+
+const duplicate = conflictOn({
+  environment_variables_environment_id_key_unique: 'A variable with this key already exists in this environment',
+});
+
+function checkValue(value: string | undefined): void {
+  if (value?.includes('\0')) throw badRequest('Invalid body', 'body.value: must not contain NUL characters (a process environment cannot hold them)');
+}
+
+const adminOnly = () =>
+  forbidden('Only organization admins can set personal_override_allowed', 'leave personal_override_allowed out, or ask an admin');
+
+export function createVariablesService(ctx: ResourceContext) {
+  const { repo, secretBox } = ctx;
+
+  const serialize = (row: VariableRow) => ({
+    id: row.id,
+    organization_id: row.organization_id,
+    environment_id: row.environment_id,
+    key: row.key,
+    value: secretBox.open(row.value_sealed),
+    personal_override_allowed: row.personal_override_allowed,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  });
+
+  /** The layers a personal environment inherits from, nearest last (Global, then its source). */
+  async function inheritedLayers(env: EnvironmentRow, trx: Knex) {
+    const global = await ctx.environmentsRepo.ensureGlobal(env.organization_id, trx);
+    const layers: Array<{ label: string; id: string }> = [{ label: 'Global', id: global.id }];
+    if (env.source_environment_id) layers.push({ label: 'source', id: env.source_environment_id });
+    return layers;
+  }
+
+  async function assertOverridable(env: EnvironmentRow, key: string, trx: Knex) {
+    if (env.user_id === null) return;
+    const layers = await inheritedLayers(env, trx);
+    const rows = await repo.variables.findByKey(layers.map((l) => l.id), key, trx);
+    const nearest = [...layers].reverse().find((l) => rows.some((r) => r.environment_id === l.id));
+    if (!nearest) return;
+    const row = rows.find((r) => r.environment_id === nearest.id)!;
+    if (!row.personal_override_allowed) {
+      throw conflict(
+        `The variable ${key} is inherited from the ${nearest.label} environment and cannot be overridden`,
+        `the ${nearest.label} environment's ${key} does not allow personal overrides (personal_override_allowed is false); an admin can allow them`,
+      );
+    }
+  }
+
+  return {
+    list: (actor: Actor, environmentId: string) =>
+      ctx.read(actor, environmentId, async (env, trx) => (await repo.variables.list(env.id, trx)).map(serialize)),
+
+    async create(actor: Actor, environmentId: string, input: VariableInput) {
+      checkValue(input.value);
+      return ctx.write(actor, environmentId, async (env, trx) => {
+        if (input.personal_override_allowed && !actor.isAdmin) throw adminOnly();
+        await assertOverridable(env, input.key, trx);
+        const row = await repo.variables
+          .insert(
+            {
+              organization_id: env.organization_id,
+              environment_id: env.id,
+              key: input.key,
+              value_sealed: secretBox.seal(input.value),
+              personal_override_allowed: input.personal_override_allowed ?? false,
+            },
+            trx,
+          )
+          .catch(duplicate);
+        return serialize(row);
+      });
+    },
+
+    async update(actor: Actor, environmentId: string, id: string, input: VariablePatch) {
+      checkValue(input.value);
+      return ctx.write(actor, environmentId, async (env, trx) => {
+        const current = found(await repo.variables.find(env.organization_id, env.id, id, trx), 'Variable');
+        const flag = input.personal_override_allowed;
+        // Sending the flag back unchanged (a client echoing the record) is not "changing" it.
+        if (flag !== undefined && flag !== current.personal_override_allowed && !actor.isAdmin) throw adminOnly();
+        if (input.key !== undefined || input.value !== undefined) await assertOverridable(env, input.key ?? current.key, trx);
+        const patch: Patch<VariableRow> = {};
+        if (input.key !== undefined) patch.key = input.key;
+        if (input.value !== undefined) patch.value_sealed = secretBox.seal(input.value);
+        if (flag !== undefined) patch.personal_override_allowed = flag;
+        const row = await repo.variables.update(env.organization_id, env.id, id, patch, trx).catch(duplicate);
+        return serialize(found(row, 'Variable'));
+      });
+    },
+
+    remove: (actor: Actor, environmentId: string, id: string) =>
+      ctx.write(actor, environmentId, async (env, trx) => {
+        if (!(await repo.variables.delete(env.organization_id, env.id, id, trx))) throw notFound('Variable');
+      }),
+  };
+}
