@@ -74,7 +74,13 @@ export function createResolutionService(deps: { db: Knex; secretBox: SecretBox }
 
       const fileRows = byLayer(await db('environment_files').whereIn('environment_id', ids).select('environment_id', 'path', 'content_sealed'));
       const files = new Map<string, string>();
-      for (const row of fileRows) files.set(row.path, secretBox.open(row.content_sealed));
+      for (const row of fileRows) {
+        // A later layer's file wins over an earlier layer's file at its folder (or inside it).
+        for (const path of files.keys()) {
+          if (path.startsWith(row.path + '/') || row.path.startsWith(path + '/')) files.delete(path);
+        }
+        files.set(row.path, secretBox.open(row.content_sealed));
+      }
 
       return {
         environment: env,

@@ -8,9 +8,6 @@ import { as, errorOf, newOrg, request } from '../../support/http';
 import { postSse } from '../../support/sse';
 import { until } from '../../support/wait';
 
-const sandboxesRunning = async () =>
-  (await createDocker().listContainers({ all: true, filters: { label: ['dev.hangar.owner=hangar-tests'] } })).length;
-
 describe('start hooks and warm hooks', () => {
   it('saves versions, clears on empty content and never persists a test', async () => {
     const org = await newOrg();
@@ -59,6 +56,17 @@ describe('start hooks and warm hooks', () => {
     expect([...order].sort((a, b) => a - b)).to.deep.equal(order);
   });
 
+  it('lets a later layer\'s file win where it clashes with an earlier layer\'s folder', async () => {
+    const org = await newOrg();
+    const api = as(org.org_api_key);
+    const team = (await api.post('/v1/environments', { name: 'team' })).body.environment;
+    expect((await api.post('/v1/environments/global/files', { path: '~/config', content: 'global file' })).status).to.equal(201);
+    expect((await api.post(`/v1/environments/${team.id}/files`, { path: '~/config/app.toml', content: 'team file' })).status).to.equal(201);
+    const { test } = (await api.post(`/v1/environments/${team.id}/start-hooks/test`, { content: 'cat ~/config/app.toml' })).body;
+    expect(test).to.include({ exit_code: 0 });
+    expect(test.output).to.include('team file');
+  });
+
   it('stops the chain at the first failing step and reports its exit code', async () => {
     const org = await newOrg();
     const api = as(org.org_api_key);
@@ -72,12 +80,13 @@ describe('start hooks and warm hooks', () => {
 
   it('kills a run at the deadline and removes its container', async () => {
     const org = await newOrg();
-    const res = await as(org.org_api_key).post('/v1/environments/global/start-hooks/test', { content: 'echo started; sleep 600' });
+    const res = await as(org.org_api_key).post('/v1/environments/global/start-hooks/test', { content: 'echo "in $(hostname)"; sleep 600' });
     expect(res.body.test).to.include({ timed_out: true });
-    expect(res.body.test.output).to.include('started');
-    // Only the idle pool remains: the run's own container is gone.
-    await harness().worker.sandbox.warm();
-    expect(await sandboxesRunning()).to.be.at.most(harness().config.sandboxPoolSize);
+    // A container's host name is its short id: that container must be gone.
+    const id = /in ([0-9a-f]{12})/.exec(res.body.test.output)?.[1];
+    expect(id, res.body.test.output).to.be.a('string');
+    const docker = createDocker();
+    await until('the timed-out container to be removed', async () => (await docker.listContainers({ all: true, filters: { id: [id!] } })).length === 0, 10_000);
   });
 
   it('caps the output with a visible marker', async () => {
