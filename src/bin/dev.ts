@@ -15,7 +15,8 @@ import { freePort, startTemporalDevServer } from '../temporal/devServer';
 import { defaultSandboxImage, resolveTemporalCli } from '../toolchain';
 import { onShutdown } from './shutdown';
 
-interface DevCredentials {
+/** The shape of .hangar/dev-credentials.json. */
+export interface DevCredentials {
   organization_id: string;
   user_id: string;
   org_api_key: string;

@@ -18,10 +18,25 @@ export function createPostgresKnex(databaseUrl: string, options: { schema?: stri
   });
 }
 
+/**
+ * knex-pglite names a delete's command `DEL`, which knex's PostgreSQL response handling does
+ * not recognise, so `delete()` resolved to a result object instead of the row count that the
+ * server dialect returns. Renaming the method before the response is processed fixes it.
+ */
+interface ResponseProcessor {
+  processResponse(obj: { method?: string }, runner: unknown): unknown;
+}
+
+class EmbeddedClient extends (ClientPgLite as unknown as new (config: Knex.Config) => ResponseProcessor) {
+  override processResponse(obj: { method?: string }, runner: unknown): unknown {
+    return super.processResponse(obj.method === 'del' ? { ...obj, method: 'delete' } : obj, runner);
+  }
+}
+
 /** `dataDir` undefined keeps the database in memory (tests of the embedded path). */
 export function createEmbeddedKnex(dataDir?: string): Knex {
   return knexFactory({
-    client: ClientPgLite as unknown as typeof Knex.Client,
+    client: EmbeddedClient as unknown as typeof Knex.Client,
     dialect: 'postgres',
     connection: dataDir ? { filename: dataDir } : {},
   } as Knex.Config);

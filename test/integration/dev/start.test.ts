@@ -8,17 +8,9 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import type { DevCredentials } from '../../../src/bin/dev';
 import { freePort } from '../../../src/temporal/devServer';
 import { until } from '../../support/wait';
-
-interface DevCredentials {
-  organization_id: string;
-  user_id: string;
-  org_api_key: string;
-  personal_api_key: string;
-  base_url: string;
-  temporal_ui_url: string;
-}
 
 const portAnswers = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -81,7 +73,7 @@ describe('npm start (the one-process dev server)', function () {
     expect(first.base_url).to.equal(`http://localhost:${ports.api}`);
     expect(first.temporal_ui_url).to.equal(`http://127.0.0.1:${ports.ui}`);
     expect(output).to.include(first.org_api_key);
-    expect(output).to.include(first.temporal_ui_url);
+    expect(output).to.include(first.temporal_ui_url!);
     expect(existsSync(join(dataDir, 'pgdata'))).to.equal(true);
 
     const api = `http://127.0.0.1:${ports.api}`;
@@ -94,7 +86,7 @@ describe('npm start (the one-process dev server)', function () {
     expect(personal.status).to.equal(200);
     const hook = await fetch(`${api}/v1/environments/global/start-hooks/test`, { method: 'POST', headers, body: JSON.stringify({ content: 'echo dev-ok' }) });
     expect(((await hook.json()) as any).test).to.include({ exit_code: 0 });
-    expect((await fetch(first.temporal_ui_url)).status).to.equal(200);
+    expect((await fetch(first.temporal_ui_url!)).status).to.equal(200);
 
     expect(await stop()).to.equal(0);
     expect(await portAnswers(ports.temporal), 'the Temporal child process is gone').to.equal(false);
