@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { createEmbeddedKnex, migrateToLatest } from '../../../src/db/knex';
 
 describe('embedded database (PGlite through knex)', () => {
-  it('runs the migrations and answers writes the way the PostgreSQL dialect does', async () => {
+  it('runs the migrations and answers writes the way the PostgreSQL dialect does', async function () {
+    this.timeout(60_000);
     const db = createEmbeddedKnex();
     try {
       await migrateToLatest(db);
