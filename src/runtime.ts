@@ -30,7 +30,7 @@ export async function buildApi(options: { config: Config; logger: Logger; databa
   const { config, logger, database } = options;
   const connection = await connectTemporal(options.temporalAddress);
   const temporal = createTemporalGateway(connection, { namespace: config.temporalNamespace, taskQueue: config.taskQueue });
-  const services = createServices({ db: database.db, secretBox: createSecretBox(config.encryptionKeys), temporal });
+  const services = createServices({ db: database.db, secretBox: createSecretBox(config.encryptionKeys), temporal, config, logger });
   const routes = allRoutes({
     services,
     bus: database.bus,

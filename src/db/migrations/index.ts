@@ -4,13 +4,21 @@
  */
 import type { Knex } from 'knex';
 import * as m001 from './001_foundation';
+import * as m002 from './002_credentials_and_org_settings';
+import * as m003 from './003_model_catalog';
+import * as m004 from './004_api_keys_and_profile';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
   down(knex: Knex): Promise<void>;
 }
 
-const migrations: Array<[string, Migration]> = [['001_foundation', m001]];
+const migrations: Array<[string, Migration]> = [
+  ['001_foundation', m001],
+  ['002_credentials_and_org_settings', m002],
+  ['003_model_catalog', m003],
+  ['004_api_keys_and_profile', m004],
+];
 
 export const migrationSource: Knex.MigrationSource<string> = {
   getMigrations: async () => migrations.map(([name]) => name),

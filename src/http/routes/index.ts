@@ -4,9 +4,13 @@ import type { Services } from '../../services';
 import { buildOpenApi } from '../openapi';
 import type { Route } from '../route';
 import { environmentResourceRoutes } from './environmentResources';
+import { accountRoutes } from './account';
+import { credentialsRoutes } from './credentials';
 import { environmentRoutes } from './environments';
 import { hookRoutes } from './hooks';
 import { metaRoutes, type ReadinessProbe } from './meta';
+import { modelsRoutes } from './models';
+import { organizationRoutes } from './organization';
 import { repositoryRoutes } from './repositories';
 
 export function allRoutes(deps: { services: Services; bus: EventBus; logger: Logger; probes: ReadinessProbe[]; version: string }): Route[] {
@@ -17,6 +21,10 @@ export function allRoutes(deps: { services: Services; bus: EventBus; logger: Log
     ...environmentRoutes(services.environments),
     ...environmentResourceRoutes(services.environmentResources),
     ...hookRoutes(services.hooks, deps.bus, deps.logger),
+    ...credentialsRoutes(services.credentials),
+    ...organizationRoutes(services.organizationSettings),
+    ...modelsRoutes(services.modelCatalog),
+    ...accountRoutes(services.userAccount),
   ];
   const meta = metaRoutes({ probes: deps.probes, openapi: () => buildOpenApi(api, { version: deps.version }) });
   return [...meta, ...api];
