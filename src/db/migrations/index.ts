@@ -7,6 +7,7 @@ import * as m001 from './001_foundation';
 import * as m002 from './002_credentials_and_org_settings';
 import * as m003 from './003_model_catalog';
 import * as m004 from './004_api_keys_and_profile';
+import * as m005 from './005_workspaces';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -18,6 +19,7 @@ const migrations: Array<[string, Migration]> = [
   ['002_credentials_and_org_settings', m002],
   ['003_model_catalog', m003],
   ['004_api_keys_and_profile', m004],
+  ['005_workspaces', m005],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
