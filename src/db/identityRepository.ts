@@ -29,6 +29,20 @@ export interface ApiKeyRow {
   created_at: Date;
   last_used_at: Date | null;
   revoked_at: Date | null;
+  /** The key that created or revoked this one; null when the operator CLI did it. */
+  created_by_key_id: string | null;
+  revoked_by_key_id: string | null;
+}
+
+/** What a key list shows: never the hash. */
+export type ApiKeySummary = Pick<ApiKeyRow, 'id' | 'name' | 'display_prefix' | 'created_at' | 'last_used_at'>;
+
+/** Whose keys: the organization's own (org keys), or one user's personal keys. */
+export type ApiKeyOwner = { organizationId: string; kind: 'org' } | { organizationId: string; kind: 'personal'; userId: string };
+
+function ownedBy(query: Knex.QueryBuilder, owner: ApiKeyOwner): Knex.QueryBuilder {
+  query.where({ organization_id: owner.organizationId, kind: owner.kind });
+  return owner.kind === 'org' ? query.whereNull('user_id') : query.where('user_id', owner.userId);
 }
 
 export interface ActiveKey {
@@ -72,7 +86,15 @@ export function createIdentityRepository(db: Knex) {
     },
 
     async insertApiKey(
-      key: { organizationId: string; userId: string | null; kind: ApiKeyKind; name: string; hash: string; displayPrefix: string },
+      key: {
+        organizationId: string;
+        userId: string | null;
+        kind: ApiKeyKind;
+        name: string;
+        hash: string;
+        displayPrefix: string;
+        createdByKeyId?: string | null;
+      },
       trx: Knex = db,
     ): Promise<ApiKeyRow> {
       const [row] = await trx('api_keys')
@@ -84,6 +106,7 @@ export function createIdentityRepository(db: Knex) {
           name: key.name,
           key_hash: key.hash,
           display_prefix: key.displayPrefix,
+          ...(key.createdByKeyId ? { created_by_key_id: key.createdByKeyId } : {}),
         })
         .returning('*');
       return row;
@@ -109,6 +132,46 @@ export function createIdentityRepository(db: Knex) {
 
     async touchApiKey(id: string, trx: Knex = db): Promise<void> {
       await trx('api_keys').where({ id }).update({ last_used_at: trx.fn.now() });
+    },
+
+    async updateUserProfile(
+      organizationId: string,
+      id: string,
+      patch: { displayName?: string; avatarUrl?: string | null },
+      trx: Knex = db,
+    ): Promise<UserRow | null> {
+      const changes: Record<string, string | null> = {};
+      if (patch.displayName !== undefined) changes.display_name = patch.displayName;
+      if (patch.avatarUrl !== undefined) changes.avatar_url = patch.avatarUrl;
+      if (Object.keys(changes).length === 0) return (await trx('users').where({ organization_id: organizationId, id }).first()) ?? null;
+      const [row] = await trx('users').where({ organization_id: organizationId, id }).update(changes).returning('*');
+      return row ?? null;
+    },
+
+    /** Unrevoked keys of one owner, newest first. */
+    async listActiveApiKeys(
+      owner: ApiKeyOwner,
+      paging: { limit: number; offset: number },
+      trx: Knex = db,
+    ): Promise<{ rows: ApiKeySummary[]; total: number }> {
+      const base = () => ownedBy(trx('api_keys'), owner).whereNull('revoked_at');
+      const [{ count }] = await base().count({ count: '*' });
+      const rows = await base()
+        .select('id', 'name', 'display_prefix', 'created_at', 'last_used_at')
+        .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'asc' }])
+        .limit(paging.limit)
+        .offset(paging.offset);
+      return { rows, total: Number(count) };
+    },
+
+    /** Revokes one unrevoked key of this owner; false when there is none (missing, revoked, not theirs). */
+    async revokeApiKey(owner: ApiKeyOwner, id: string, revokedByKeyId: string | null, trx: Knex = db): Promise<boolean> {
+      const revoked = await ownedBy(trx('api_keys'), owner)
+        .where({ id })
+        .whereNull('revoked_at')
+        .update({ revoked_at: trx.fn.now(), revoked_by_key_id: revokedByKeyId })
+        .returning('id');
+      return revoked.length > 0;
     },
   };
 }

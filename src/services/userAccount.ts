@@ -1,0 +1,107 @@
+/**
+ * The caller's own account: their profile, their personal API keys, and (for admins) the
+ * organization's API keys. Secrets are generated here, returned once and never stored; a
+ * revoked key fails on its next request because authentication reads the table every time.
+ */
+import type { Knex } from 'knex';
+import { generateApiKey } from '../crypto/apiKeys';
+import { createIdentityRepository, type ApiKeyOwner, type ApiKeySummary, type UserRow } from '../db/identityRepository';
+import { forbidden, notFound } from '../errors';
+import type { Actor, IdentityService } from './identity';
+
+export interface UpdateProfileInput {
+  displayName?: string;
+  avatarUrl?: string | null;
+}
+
+export interface Paging {
+  page: number;
+  limit: number;
+}
+
+export function serializeProfile(user: UserRow) {
+  return { userId: user.id, email: user.email, displayName: user.display_name, avatarUrl: user.avatar_url };
+}
+
+export function serializeApiKey(key: ApiKeySummary) {
+  return {
+    id: key.id,
+    name: key.name,
+    prefix: key.display_prefix,
+    created_at: key.created_at.toISOString(),
+    last_used_at: key.last_used_at ? key.last_used_at.toISOString() : null,
+  };
+}
+
+/** The caller's user; an org key acts for the organization and has none. */
+function userOf(actor: Actor): string {
+  if (actor.userId === null) {
+    throw forbidden('Organization API keys have no user', 'profile and personal API keys need a personal API key');
+  }
+  return actor.userId;
+}
+
+function personalKeys(actor: Actor): ApiKeyOwner {
+  return { organizationId: actor.organizationId, kind: 'personal', userId: userOf(actor) };
+}
+
+function organizationKeys(actor: Actor): ApiKeyOwner {
+  if (!actor.isAdmin) throw forbidden('Only organization admins manage organization API keys');
+  return { organizationId: actor.organizationId, kind: 'org' };
+}
+
+// `identity` is not needed: keys are minted here so that each records the key that created it.
+export function createUserAccountService(deps: { db: Knex; identity: IdentityService }) {
+  const repo = createIdentityRepository(deps.db);
+
+  async function createKey(actor: Actor, owner: ApiKeyOwner, name: string) {
+    const generated = generateApiKey(owner.kind);
+    const row = await repo.insertApiKey({
+      organizationId: owner.organizationId,
+      userId: owner.kind === 'personal' ? owner.userId : null,
+      kind: owner.kind,
+      name: name.trim(),
+      hash: generated.hash,
+      displayPrefix: generated.displayPrefix,
+      createdByKeyId: actor.keyId,
+    });
+    return { ...serializeApiKey(row), key: generated.secret };
+  }
+
+  async function listKeys(owner: ApiKeyOwner, paging: Paging) {
+    const { rows, total } = await repo.listActiveApiKeys(owner, { limit: paging.limit, offset: (paging.page - 1) * paging.limit });
+    return { rows: rows.map(serializeApiKey), total };
+  }
+
+  /** Missing, already revoked and someone else's all look the same: 404. */
+  async function revokeKey(actor: Actor, owner: ApiKeyOwner, id: string) {
+    if (!(await repo.revokeApiKey(owner, id, actor.keyId))) throw notFound('API key');
+  }
+
+  return {
+    async getProfile(actor: Actor) {
+      const user = await repo.findUser(actor.organizationId, userOf(actor));
+      if (!user) throw notFound('User');
+      return serializeProfile(user);
+    },
+
+    async updateProfile(actor: Actor, input: UpdateProfileInput) {
+      const user = await repo.updateUserProfile(actor.organizationId, userOf(actor), {
+        displayName: input.displayName?.trim(),
+        avatarUrl: input.avatarUrl,
+      });
+      if (!user) throw notFound('User');
+      return serializeProfile(user);
+    },
+
+    createPersonalKey: async (actor: Actor, name: string) => createKey(actor, personalKeys(actor), name),
+    listPersonalKeys: async (actor: Actor, paging: Paging) => listKeys(personalKeys(actor), paging),
+    revokePersonalKey: async (actor: Actor, id: string) => revokeKey(actor, personalKeys(actor), id),
+
+    createOrganizationKey: async (actor: Actor, name: string) => createKey(actor, organizationKeys(actor), name),
+    listOrganizationKeys: async (actor: Actor, paging: Paging) => listKeys(organizationKeys(actor), paging),
+    revokeOrganizationKey: async (actor: Actor, id: string) => revokeKey(actor, organizationKeys(actor), id),
+  };
+}
+
+export type UserAccountService = ReturnType<typeof createUserAccountService>;
