@@ -1,0 +1,124 @@
+/**
+ * Organization defaults: the coding agent, a model per agent and an environment that
+ * automations, replicas and integrations inherit when they leave those fields null.
+ */
+import type { Knex } from 'knex';
+import { AGENT_IDS, type AgentId } from '../agents/catalog';
+import { agentDefaultModel, isModelCompatible } from '../agents/defaults';
+import {
+  createOrganizationSettingsRepository,
+  type OrganizationSettingsPatch,
+  type OrganizationSettingsRepository,
+  type OrganizationSettingsRow,
+} from '../db/organizationSettingsRepository';
+import { badRequest, forbidden, notFound } from '../errors';
+import type { EnvironmentReferenceCheck } from './environments';
+import type { Actor } from './identity';
+
+export const DEFAULT_CODING_AGENT: AgentId = 'agent_1';
+
+export interface OrganizationSettings {
+  default_coding_agent: AgentId;
+  default_models: Record<AgentId, string | null>;
+  default_environment_id: string | null;
+  /** Null until the settings are first changed. */
+  updated_at: string | null;
+}
+
+export type ModelCompatibility = (agent: AgentId, model: string) => boolean;
+
+export function serializeSettings(row: OrganizationSettingsRow | null): OrganizationSettings {
+  const stored = row?.default_models ?? {};
+  return {
+    default_coding_agent: row?.default_coding_agent ?? DEFAULT_CODING_AGENT,
+    default_models: Object.fromEntries(AGENT_IDS.map((a) => [a, stored[a] ?? null])) as Record<AgentId, string | null>,
+    default_environment_id: row?.default_environment_id ?? null,
+    updated_at: row ? row.updated_at.toISOString() : null,
+  };
+}
+
+/**
+ * The model a run gets: the requested one if the agent accepts it, else the organization's
+ * default for that agent if the agent accepts that, else the agent's own default.
+ */
+export function pickModel(agent: AgentId, requested: string | null | undefined, orgDefault: string | null, compatible: ModelCompatibility): string {
+  if (requested && compatible(agent, requested)) return requested;
+  if (orgDefault && compatible(agent, orgDefault)) return orgDefault;
+  return agentDefaultModel(agent);
+}
+
+export function createOrganizationSettingsService(deps: {
+  db: Knex;
+  repository?: OrganizationSettingsRepository;
+  /** Whether an agent accepts a model id; the built-in lists unless a catalog says more. */
+  isModelCompatible?: ModelCompatibility;
+}) {
+  const { db } = deps;
+  const repo = deps.repository ?? createOrganizationSettingsRepository(db);
+  const compatible = deps.isModelCompatible ?? isModelCompatible;
+
+  async function checkDefaultEnvironment(actor: Actor, environmentId: string, trx: Knex) {
+    // FOR SHARE: a concurrent delete of this environment waits, then sees it is the default.
+    const env = await trx('environments')
+      .where({ organization_id: actor.organizationId, id: environmentId })
+      .forShare()
+      .first('id', 'user_id');
+    if (!env || (env.user_id !== null && env.user_id !== actor.userId)) throw notFound('Environment');
+    if (env.user_id !== null) {
+      throw badRequest('Invalid body', 'body.default_environment_id: must be a team environment, not a personal one');
+    }
+  }
+
+  function checkModels(models: Partial<Record<AgentId, string | null>>) {
+    for (const [agent, model] of Object.entries(models) as Array<[AgentId, string | null]>) {
+      if (model !== null && !compatible(agent, model)) {
+        throw badRequest('Invalid body', `body.default_models.${agent}: ${agent} does not accept the model "${model}"`);
+      }
+    }
+  }
+
+  /** Refuses to delete the environment the organization uses as its default (a 409). */
+  const environmentReferenceCheck: EnvironmentReferenceCheck = async (environmentId, trx) =>
+    (await repo.isDefaultEnvironment(environmentId, trx))
+      ? "it is the organization's default environment; change default_environment_id in /v1/organization/settings first"
+      : null;
+
+  return {
+    environmentReferenceCheck,
+
+    async get(actor: Actor): Promise<OrganizationSettings> {
+      return serializeSettings(await repo.find(actor.organizationId));
+    },
+
+    async update(actor: Actor, patch: OrganizationSettingsPatch): Promise<OrganizationSettings> {
+      if (!actor.isAdmin) throw forbidden('Only organization admins can change organization settings');
+      if (patch.default_models) checkModels(patch.default_models);
+      return db.transaction(async (trx) => {
+        if (patch.default_environment_id) await checkDefaultEnvironment(actor, patch.default_environment_id, trx);
+        return serializeSettings(await repo.upsert(actor.organizationId, patch, trx));
+      });
+    },
+
+    /** The organization's settings with defaults applied, for services acting without an HTTP actor. */
+    async forOrganization(organizationId: string, trx: Knex = db): Promise<OrganizationSettings> {
+      return serializeSettings(await repo.find(organizationId, trx));
+    },
+
+    /**
+     * Fills what a replica or automation left null: agent → the organization's default agent;
+     * model → the organization's default for that agent → the agent's default. A model the
+     * agent does not accept falls back the same way.
+     */
+    async resolveAgentAndModel(
+      organizationId: string,
+      requested: { agent?: AgentId | null; model?: string | null },
+      trx: Knex = db,
+    ): Promise<{ agent: AgentId; model: string }> {
+      const settings = serializeSettings(await repo.find(organizationId, trx));
+      const agent = requested.agent ?? settings.default_coding_agent;
+      return { agent, model: pickModel(agent, requested.model, settings.default_models[agent], compatible) };
+    },
+  };
+}
+
+export type OrganizationSettingsService = ReturnType<typeof createOrganizationSettingsService>;
