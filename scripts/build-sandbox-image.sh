@@ -3,7 +3,8 @@
 #   1. a Debian bookworm minbase rootfs from debootstrap, cached as a tarball in the cache dir
 #      (keyed by the base recipe below, so it is made once per machine);
 #   2. a temp copy of it with the `hangar` user (uid/gid 1000), apt caches removed and the
-#      overlay scripts/sandbox-image/rootfs/ copied in;
+#      overlay scripts/sandbox-image/rootfs/ copied in, and the deterministic test coding agent
+#      (scripts/sandbox-image/agent/, Go, stdlib only) compiled to /usr/local/bin/hangar-test-agent;
 #   3. `docker import` of that copy, labelled dev.hangar.inputs=<hash of this script and
 #      scripts/sandbox-image/>, then tagged as the image name (an atomic re-tag: a running
 #      container or a concurrent `docker run` keeps the image it resolved).
@@ -13,7 +14,8 @@
 #        HANGAR_CACHE_DIR (default: $HOME/.cache/hangar),
 #        HANGAR_DEBIAN_MIRROR (default: the bookworm mirror in /etc/apt/sources*, else
 #        http://deb.debian.org/debian).
-# Needs root (debootstrap, chroot) and a Docker engine (`docker info` answers).
+# Needs root (debootstrap, chroot), a Docker engine (`docker info` answers) and Go >= 1.19
+# (`go` on PATH or /usr/local/go/bin/go; HANGAR_GO names another) for the test agent.
 set -euo pipefail
 
 repo="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
@@ -55,7 +57,7 @@ while [ $# -gt 0 ]; do
     --print-inputs-hash) inputs_hash; exit 0 ;;
     --image) image="${2:?--image needs a name}"; shift 2 ;;
     --image=*) image="${1#--image=}"; shift ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) die "unknown argument: $1" ;;
   esac
 done
@@ -66,6 +68,14 @@ fi
 [ "$(id -u)" -eq 0 ] || die "building the sandbox image needs root (debootstrap and chroot); run: sudo bash scripts/build-sandbox-image.sh"
 if ! command -v docker >/dev/null 2>&1 || ! docker info >/dev/null 2>&1; then
   die "no Docker engine answers (docker info); run scripts/setup.sh first or set DOCKER_HOST"
+fi
+
+# The test agent is part of every image, so a missing Go toolchain stops the build before any work.
+agent_src="$repo/scripts/sandbox-image/agent"
+go_bin="${HANGAR_GO:-$(command -v go || true)}"
+[ -z "$go_bin" ] && [ -x /usr/local/go/bin/go ] && go_bin=/usr/local/go/bin/go
+if [ -d "$agent_src" ] && { [ -z "$go_bin" ] || ! "$go_bin" version >/dev/null 2>&1; }; then
+  die "the sandbox image's test coding agent (scripts/sandbox-image/agent) is written in Go and needs the Go toolchain (>= 1.19) to build: install Go (Debian: apt-get install golang-go; or put it at /usr/local/go) or set HANGAR_GO to the go binary"
 fi
 
 mkdir -p "$cache_dir"
@@ -178,6 +188,24 @@ if [ -d "$overlay" ]; then
       --mode='u+rwX,go+rX,go-w' -cf - . \
     | tar -C "$root" --no-overwrite-dir --numeric-owner -xpf -
   chown -R 1000:1000 "$root/home/hangar"
+fi
+
+# The test agent: a static binary (no cgo), no module downloads (stdlib only, GOPROXY=off).
+if [ -d "$agent_src" ]; then
+  case "$arch" in
+    amd64|arm64|s390x|riscv64) goarch="$arch" ;;
+    armhf|armel) goarch=arm ;;
+    i386) goarch=386 ;;
+    ppc64el) goarch=ppc64le ;;
+    *) goarch="$("$go_bin" env GOARCH)" ;;
+  esac
+  say "test agent: $("$go_bin" version | cut -d' ' -f3) build for linux/$goarch"
+  mkdir -p "$root/usr/local/bin"
+  if ! (cd "$agent_src" && CGO_ENABLED=0 GOOS=linux GOARCH="$goarch" GOTOOLCHAIN=local GOPROXY=off GOWORK=off GOFLAGS= \
+      "$go_bin" build -trimpath -ldflags='-s -w' -o "$root/usr/local/bin/hangar-test-agent" .); then
+    die "building the test agent (scripts/sandbox-image/agent) failed"
+  fi
+  chmod 755 "$root/usr/local/bin/hangar-test-agent"
 fi
 
 say "importing $image (inputs $hash)"

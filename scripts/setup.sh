@@ -2,13 +2,14 @@
 # Finds or installs what Hangar needs on this machine, and records it in .hangar/toolchain.json:
 #   temporal  the Temporal CLI (dev server for tests and `npm start`)
 #   docker    a Docker engine that answers `docker info`
-#   image     the sandbox image, rebuilt only when its inputs changed
+#   image     the sandbox image, rebuilt only when its inputs changed (its test coding agent
+#             is compiled with Go, installed with apt-get on Debian when missing)
 #   postgres  PostgreSQL for the tests (--for test); `npm start` can use an embedded database
 # Idempotent; takes a couple of seconds when everything is there.
 #
 # Usage: setup.sh [--for test|dev]   (default: test when run as `npm test`, else dev)
 # Env:   HANGAR_CACHE_DIR, TEMPORAL_CLI_PATH, HANGAR_SANDBOX_IMAGE, DOCKER_HOST,
-#        HANGAR_DOCKERD_ARGS, HANGAR_DEBIAN_MIRROR, DATABASE_URL, HANGAR_SETUP_SKIP_POSTGRES=1
+#        HANGAR_DOCKERD_ARGS, HANGAR_DEBIAN_MIRROR, HANGAR_GO, DATABASE_URL, HANGAR_SETUP_SKIP_POSTGRES=1
 #        (see docs/operations.md)
 set -euo pipefail
 
@@ -20,7 +21,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --for) purpose="${2:?setup: --for needs test or dev}"; shift 2 ;;
     --for=*) purpose="${1#--for=}"; shift ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
     *) echo "setup: unknown argument: $1 (usage: setup.sh [--for test|dev])" >&2; exit 2 ;;
   esac
 done
@@ -131,6 +132,15 @@ if [ "$current" = "$inputs" ]; then
 else
   if [ -z "$current" ]; then why="missing or unlabelled"; else why="out of date (inputs ${current:0:12}, now ${inputs:0:12})"; fi
   is_root || fail image "$sandbox_image is $why and building it needs root: sudo bash scripts/build-sandbox-image.sh"
+  # The image carries the test coding agent, compiled from scripts/sandbox-image/agent (Go).
+  go_bin="${HANGAR_GO:-$(command -v go || true)}"
+  [ -z "$go_bin" ] && [ -x /usr/local/go/bin/go ] && go_bin=/usr/local/go/bin/go
+  if [ -z "$go_bin" ] && is_debian; then
+    say image "the test coding agent in the image needs Go to build; installing golang-go (apt-get)"
+    apt_install golang-go && go_bin="$(command -v go || true)"
+  fi
+  [ -n "$go_bin" ] || fail image "$sandbox_image is $why, and its test coding agent (scripts/sandbox-image/agent) needs the Go toolchain (>= 1.19) to build: install Go (Debian: apt-get install golang-go; or unpack it at /usr/local/go) or set HANGAR_GO to the go binary, then run setup again"
+  export HANGAR_GO="$go_bin"
   say image "$sandbox_image is $why; building"
   start=$SECONDS
   bash "$repo/scripts/build-sandbox-image.sh" --image "$sandbox_image" 2>&1 | sed 's/^/setup:           /'

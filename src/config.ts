@@ -23,12 +23,30 @@ export interface Config {
   /** Labels this process's sandboxes; one per live worker sharing a Docker engine. */
   sandboxOwner: string;
   hookTimeoutMs: number;
+  /** Replaces every coding agent's executable (tests: the image's hangar-test-agent). */
+  agentExecutable: string | undefined;
+  /** Caps a workspace's memory below its size's (small machines). */
+  workspaceMemoryCapBytes: number | undefined;
+  /** Inactivity before an active workspace sleeps, unless the replica sets its own. */
+  workspaceIdleMs: number;
+  /** How long a workspace sleeps before it is archived. */
+  workspaceArchiveAfterMs: number;
+  /** Workspace workflows continue as new past this many history events. */
+  workspaceHistoryLimit: number;
+  /** How long a legacy create (no X-Api-Version) waits for the workspace. */
+  legacyCreateTimeoutMs: number;
   /** Active key first; older keys stay for decryption during a rotation. */
   encryptionKeys: EncryptionKey[];
   bodyLimitBytes: number;
   logLevel: LogLevel;
   publicBaseUrl: string | undefined;
   dataDir: string;
+  /** Model catalog providers (`GET {url}/v1/models`, `GET {url}/api/v1/models`); unset: built-in lists only. */
+  sourceABaseUrl: string | undefined;
+  sourceBBaseUrl: string | undefined;
+  /** How long a fetched catalog is served before a background refresh. */
+  modelCatalogTtlMs: number;
+  modelProviderTimeoutMs: number;
 }
 
 export interface EncryptionKey {
@@ -47,6 +65,19 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+function httpUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name];
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must be an http(s) URL`);
+  return raw.replace(/\/+$/, '');
 }
 
 /** `HANGAR_ENCRYPTION_KEYS=id1:base64key,id2:base64key` — each key 32 bytes (AES-256). */
@@ -89,11 +120,21 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
     sandboxNetworkMode: env.HANGAR_SANDBOX_NETWORK || 'bridge',
     sandboxOwner: env.HANGAR_SANDBOX_OWNER || hostname(),
     hookTimeoutMs: int(env, 'HANGAR_HOOK_TIMEOUT_MS', 90_000, 1000, 900_000),
+    agentExecutable: env.HANGAR_AGENT_EXECUTABLE || undefined,
+    workspaceMemoryCapBytes: env.HANGAR_WORKSPACE_MEMORY_CAP_MB ? int(env, 'HANGAR_WORKSPACE_MEMORY_CAP_MB', 0, 64, 1_048_576) * 1024 * 1024 : undefined,
+    workspaceIdleMs: int(env, 'HANGAR_WORKSPACE_IDLE_SECONDS', 3600, 1, 30 * 86400) * 1000,
+    workspaceArchiveAfterMs: int(env, 'HANGAR_WORKSPACE_ARCHIVE_AFTER_SECONDS', 7 * 86400, 1, 365 * 86400) * 1000,
+    workspaceHistoryLimit: int(env, 'HANGAR_WORKSPACE_HISTORY_LIMIT', 10_000, 50, 50_000),
+    legacyCreateTimeoutMs: int(env, 'HANGAR_LEGACY_CREATE_TIMEOUT_SECONDS', 600, 1, 3600) * 1000,
     encryptionKeys: parseEncryptionKeys(env.HANGAR_ENCRYPTION_KEYS),
     bodyLimitBytes: int(env, 'HANGAR_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     logLevel,
     publicBaseUrl: env.HANGAR_PUBLIC_URL || undefined,
     dataDir: env.HANGAR_DATA_DIR || '.hangar',
+    sourceABaseUrl: httpUrl(env, 'HANGAR_SOURCE_A_URL'),
+    sourceBBaseUrl: httpUrl(env, 'HANGAR_SOURCE_B_URL'),
+    modelCatalogTtlMs: int(env, 'HANGAR_MODEL_CATALOG_TTL_MS', 300_000, 1000, 86_400_000),
+    modelProviderTimeoutMs: int(env, 'HANGAR_MODEL_PROVIDER_TIMEOUT_MS', 5000, 100, 60_000),
   };
 }
 

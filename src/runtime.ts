@@ -10,6 +10,9 @@ import { createApp } from './http/app';
 import { allRoutes } from './http/routes';
 import type { Logger } from './logger';
 import { createDocker, createSandboxRuntime, type SandboxRuntime } from './sandbox';
+import { createWorkspaceRuntime } from './sandbox/workspace';
+import { createReplicaEventEmitter } from './events/replicaEvents';
+import { createCredentialsService } from './services/credentials';
 import { createServices, type Services } from './services';
 import { createResolutionService } from './services/resolution';
 import { connectTemporal, createTemporalGateway, type TemporalGateway } from './temporal/gateway';
@@ -30,9 +33,11 @@ export async function buildApi(options: { config: Config; logger: Logger; databa
   const { config, logger, database } = options;
   const connection = await connectTemporal(options.temporalAddress);
   const temporal = createTemporalGateway(connection, { namespace: config.temporalNamespace, taskQueue: config.taskQueue });
-  const services = createServices({ db: database.db, secretBox: createSecretBox(config.encryptionKeys), temporal, config, logger });
+  const services = createServices({ db: database.db, bus: database.bus, secretBox: createSecretBox(config.encryptionKeys), temporal, config, logger });
   const routes = allRoutes({
     services,
+    db: database.db,
+    legacyCreateTimeoutMs: config.legacyCreateTimeoutMs,
     bus: database.bus,
     logger,
     version,
@@ -41,8 +46,22 @@ export async function buildApi(options: { config: Config; logger: Logger; databa
       { name: 'temporal', check: () => temporal.ping() },
     ],
   });
-  const app = createApp({ logger, identity: services.identity, routes, bodyLimitBytes: config.bodyLimitBytes });
-  return { app, services, temporal, close: () => temporal.close() };
+  const app = createApp({
+    logger,
+    identity: services.identity,
+    routes,
+    bodyLimitBytes: config.bodyLimitBytes,
+    authenticateEngine: (workspaceId, authorization) => services.replicas.authenticateEngine(workspaceId, authorization),
+  });
+  return {
+    app,
+    services,
+    temporal,
+    close: async () => {
+      await services.replicaActivity.close();
+      await temporal.close();
+    },
+  };
 }
 
 export interface WorkerRuntime {
@@ -54,7 +73,10 @@ export interface WorkerRuntime {
 
 export async function startWorker(options: { config: Config; logger: Logger; database: Database; temporalAddress: string }): Promise<WorkerRuntime> {
   const { config, logger, database } = options;
-  const sandbox = createSandboxRuntime(createDocker(process.env), {
+  const docker = createDocker(process.env);
+  const secretBox = createSecretBox(config.encryptionKeys);
+  const resolution = createResolutionService({ db: database.db, secretBox });
+  const sandbox = createSandboxRuntime(docker, {
     image: config.sandboxImage,
     poolSize: config.sandboxPoolSize,
     memoryBytes: config.sandboxMemoryBytes,
@@ -70,11 +92,28 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
     activities: {
-      resolution: createResolutionService({ db: database.db, secretBox: createSecretBox(config.encryptionKeys) }),
+      resolution,
       sandbox,
       bus: database.bus,
       logger: logger.child({ component: 'activities' }),
       hookTimeoutMs: config.hookTimeoutMs,
+    },
+    workspace: {
+      db: database.db,
+      secretBox,
+      resolution,
+      runtime: createWorkspaceRuntime(docker, {
+        image: config.sandboxImage,
+        logger: logger.child({ component: 'workspaces' }),
+        networkMode: config.sandboxNetworkMode,
+        memoryCapBytes: config.workspaceMemoryCapBytes,
+      }),
+      events: createReplicaEventEmitter(database.db, database.bus),
+      credentials: createCredentialsService({ db: database.db, secretBox }),
+      logger: logger.child({ component: 'workspace-activities' }),
+      agentExecutable: config.agentExecutable,
+      hookTimeoutMs: config.hookTimeoutMs,
+      publicBaseUrl: config.publicBaseUrl,
     },
   });
   const running = worker.run().finally(async () => {

@@ -1,1 +1,2 @@
 export { hookTestWorkflow } from './hookTest';
+export { workspaceWorkflow } from './workspace';

@@ -32,3 +32,34 @@ export const FailureTypes = {
   sandboxUnavailable: 'SandboxUnavailable',
   invalidInput: 'InvalidInput',
 } as const;
+
+// --- Workspaces ----------------------------------------------------------------------------
+
+export const workspaceWorkflowId = (replicaId: string) => `workspace/${replicaId}`;
+
+export type WorkspaceStatus = 'preparing' | 'active' | 'sleeping' | 'archived' | 'error';
+export type LifecycleRequest = 'sleep' | 'wake' | 'archive' | 'delete';
+export type LifecyclePolicy = 'default' | 'archive_when_done' | 'sleep_when_done' | 'delete_after_inactivity';
+
+export interface WorkspaceInput {
+  replicaId: string;
+  organizationId: string;
+  lifecyclePolicy: LifecyclePolicy;
+  /** Inactivity before an active workspace sleeps (or is deleted, for delete_after_inactivity). */
+  idleMs: number;
+  /** How long a sleeping workspace waits before it is archived. */
+  archiveAfterMs: number;
+  /** Continue-as-new once history passes this many events (Temporal also suggests it). */
+  historyLimit: number;
+  /** State carried across continue-as-new. */
+  carried?: { status: WorkspaceStatus; pendingChats: string[]; lifecycle: LifecycleRequest[] };
+}
+
+export interface WorkspaceState {
+  status: WorkspaceStatus;
+  pendingChats: string[];
+  runningChats: string[];
+}
+
+export const WORKSPACE_SIGNALS = { workRequested: 'workRequested', lifecycle: 'lifecycle' } as const;
+export const WORKSPACE_QUERIES = { state: 'state' } as const;

@@ -18,6 +18,8 @@ export interface AppOptions {
   identity: IdentityService;
   routes: Route[];
   bodyLimitBytes: number;
+  /** Checks a workspace engine secret (routes with `auth: 'apiKeyOrEngine'`). */
+  authenticateEngine?: (workspaceId: string, authorization: string | undefined) => Promise<Actor>;
 }
 
 declare module 'koa' {
@@ -78,7 +80,13 @@ export function createApp(options: AppOptions): Koa {
     const validateQuery = route.query ? compileValidator('query', route.query) : null;
     const validateBody = route.body ? compileValidator('body', route.body) : null;
     router[route.method](route.path, async (ctx) => {
-      if (route.auth === 'apiKey') ctx.state.actor = await options.identity.authenticate(ctx.get('authorization') || undefined);
+      const authorization = ctx.get('authorization') || undefined;
+      const workspaceId = ctx.get('x-workspace-id');
+      if (route.auth === 'apiKeyOrEngine' && workspaceId && options.authenticateEngine) {
+        ctx.state.actor = await options.authenticateEngine(workspaceId, authorization);
+      } else if (route.auth !== 'none') {
+        ctx.state.actor = await options.identity.authenticate(authorization);
+      }
       const params = validateParams ? validateParams({ ...ctx.params }) : ctx.params;
       const query = validateQuery ? validateQuery({ ...ctx.query }) : {};
       let body: unknown = ctx.request.body;

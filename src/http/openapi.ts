@@ -50,6 +50,7 @@ export function buildOpenApi(routes: Route[], info: { version: string }): Record
       responses,
     };
     if (route.auth === 'none') operation.security = [];
+    if (route.auth === 'apiKeyOrEngine') operation.security = [{ bearerAuth: [] }, { engineSecret: [], workspaceId: [] }];
     if (route.body) {
       operation.requestBody = { required: !route.bodyOptional, content: { 'application/json': { schema: route.body } } };
     }
@@ -65,7 +66,11 @@ export function buildOpenApi(routes: Route[], info: { version: string }): Record
     servers: [{ url: '/' }],
     security: [{ bearerAuth: [] }],
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer' },
+        engineSecret: { type: 'http', scheme: 'bearer', description: "A workspace's engine secret (with X-Workspace-Id)" },
+        workspaceId: { type: 'apiKey', in: 'header', name: 'X-Workspace-Id' },
+      },
       schemas: { Error: errorBodySchema },
     },
     paths,

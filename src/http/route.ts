@@ -23,8 +23,11 @@ export interface Route<P = any, Q = any, B = any> {
   operationId: string;
   summary: string;
   tag: string;
-  /** `none` for health, docs and token-authenticated webhooks. */
-  auth: 'apiKey' | 'none';
+  /**
+   * `none` for health, docs and token-authenticated webhooks; `apiKeyOrEngine` also accepts a
+   * workspace's engine secret with `X-Workspace-Id` (code running inside a workspace).
+   */
+  auth: 'apiKey' | 'apiKeyOrEngine' | 'none';
   params?: JsonSchema;
   query?: JsonSchema;
   body?: JsonSchema;

@@ -5,11 +5,15 @@ import type { SecretBox } from '../crypto/secretBox';
 import { createEnvironmentsRepository } from '../db/environmentsRepository';
 import { createIdentityRepository } from '../db/identityRepository';
 import { createRepositoriesRepository } from '../db/repositoriesRepository';
+import type { EventBus } from '../events/bus';
+import { createReplicaEventEmitter } from '../events/replicaEvents';
 import type { Logger } from '../logger';
 import type { TemporalGateway } from '../temporal/gateway';
 import { createCredentialsService } from './credentials';
 import { createModelCatalogService } from './modelCatalog';
 import { createOrganizationSettingsService } from './organizationSettings';
+import { createReplicaActivityService } from './replicaActivity';
+import { createReplicasService } from './replicas';
 import { createUserAccountService } from './userAccount';
 import { createEnvironmentResourcesService } from './environmentResources';
 import { createEnvironmentsService } from './environments';
@@ -17,13 +21,26 @@ import { createHooksService } from './hooks';
 import { createIdentityService } from './identity';
 import { createResolutionService } from './resolution';
 
-export function createServices(deps: { db: Knex; secretBox: SecretBox; temporal: TemporalGateway; config: Config; logger: Logger }) {
-  const { db, secretBox, temporal, config, logger } = deps;
+export function createServices(deps: { db: Knex; bus: EventBus; secretBox: SecretBox; temporal: TemporalGateway; config: Config; logger: Logger }) {
+  const { db, bus, secretBox, temporal, config, logger } = deps;
+  const events = createReplicaEventEmitter(db, bus);
   const repositories = createRepositoriesRepository(db);
   const environmentsRepo = createEnvironmentsRepository(db);
   const identity = createIdentityService(db, createIdentityRepository(db));
-  const environments = createEnvironmentsService({ db, environments: environmentsRepo, repositories });
+  const organizationSettings = createOrganizationSettingsService({ db });
+  const environments = createEnvironmentsService({
+    db,
+    environments: environmentsRepo,
+    repositories,
+    referenceChecks: [organizationSettings.environmentReferenceCheck],
+  });
   const credentials = createCredentialsService({ db, secretBox });
+  const modelCatalog = createModelCatalogService({
+    db,
+    config,
+    logger: logger.child({ component: 'model-catalog' }),
+    organizationSecret: (organizationId, agent) => credentials.organizationSecret(organizationId, agent),
+  });
   return {
     identity,
     repositories,
@@ -32,12 +49,28 @@ export function createServices(deps: { db: Knex; secretBox: SecretBox; temporal:
     hooks: createHooksService({ db, environments, temporal }),
     resolution: createResolutionService({ db, secretBox }),
     credentials,
-    organizationSettings: createOrganizationSettingsService({ db, environments }),
-    modelCatalog: createModelCatalogService({
+    organizationSettings,
+    modelCatalog,
+    events,
+    replicaActivity: createReplicaActivityService({
       db,
-      config,
-      logger: logger.child({ component: 'model-catalog' }),
-      organizationSecret: (organizationId, agent) => credentials.organizationSecret(organizationId, agent),
+      events,
+      bus,
+      wake: async (replicaId) => void (await temporal.requestLifecycle(replicaId, 'wake')),
+    }),
+    replicas: createReplicasService({
+      db,
+      secretBox,
+      temporal,
+      events,
+      environments,
+      repositories,
+      policy: {
+        resolveAgentAndModel: (organizationId, requested) => organizationSettings.resolveAgentAndModel(organizationId, requested),
+        isModelAllowed: (organizationId, agent, model) => modelCatalog.isModelAllowed(organizationId, agent, model),
+        defaultEnvironmentId: async (organizationId) => (await organizationSettings.forOrganization(organizationId)).default_environment_id,
+      },
+      timings: { idleMs: config.workspaceIdleMs, archiveAfterMs: config.workspaceArchiveAfterMs, historyLimit: config.workspaceHistoryLimit },
     }),
     userAccount: createUserAccountService({ db, identity }),
   };

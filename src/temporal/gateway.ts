@@ -3,13 +3,31 @@
  * (503 when the cluster is unreachable), never in routes.
  */
 import { randomUUID } from 'node:crypto';
-import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
+import { Client, Connection, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { HttpError, badRequest, notFound, unavailable } from '../errors';
 import type { hookTestWorkflow } from '../../workflows/hookTest';
-import { FailureTypes, startHookTestWorkflowId, type HookTestInput, type HookTestResult } from '../../workflows/shared';
+import type { workspaceWorkflow } from '../../workflows/workspace';
+import {
+  FailureTypes,
+  WORKSPACE_QUERIES,
+  WORKSPACE_SIGNALS,
+  startHookTestWorkflowId,
+  workspaceWorkflowId,
+  type HookTestInput,
+  type HookTestResult,
+  type LifecycleRequest,
+  type WorkspaceInput,
+  type WorkspaceState,
+} from '../../workflows/shared';
 
 export interface TemporalGateway {
   runHookTest(input: Omit<HookTestInput, 'testId'> & { testId?: string }, signal?: AbortSignal): Promise<HookTestResult>;
+  /** Starts the workspace's workflow with work for its first chat. */
+  startWorkspace(input: WorkspaceInput, firstChatId: string): Promise<void>;
+  /** Tells the workflow a chat has queued work. False when the workflow is gone. */
+  requestWork(replicaId: string, chatId: string): Promise<boolean>;
+  requestLifecycle(replicaId: string, request: LifecycleRequest): Promise<boolean>;
+  workspaceState(replicaId: string): Promise<WorkspaceState | null>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -42,6 +60,17 @@ function translate(err: unknown): never {
 
 export function createTemporalGateway(connection: Connection, options: { namespace: string; taskQueue: string }): TemporalGateway {
   const client = new Client({ connection, namespace: options.namespace });
+
+  /** Signals a workspace workflow; false when it has ended (a closed workflow takes no signals). */
+  async function signal(replicaId: string, name: string, arg: unknown): Promise<boolean> {
+    try {
+      await client.workflow.getHandle(workspaceWorkflowId(replicaId)).signal(name, arg);
+      return true;
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return false;
+      return translate(err);
+    }
+  }
   return {
     async runHookTest(input, signal) {
       const testId = input.testId ?? randomUUID();
@@ -62,6 +91,33 @@ export function createTemporalGateway(connection: Connection, options: { namespa
           signal?.removeEventListener('abort', onAbort);
         }
       } catch (err) {
+        return translate(err);
+      }
+    },
+    async startWorkspace(input, firstChatId) {
+      try {
+        await client.workflow.signalWithStart<typeof workspaceWorkflow, [{ chatId: string }]>('workspaceWorkflow', {
+          taskQueue: options.taskQueue,
+          workflowId: workspaceWorkflowId(input.replicaId),
+          args: [input],
+          signal: WORKSPACE_SIGNALS.workRequested,
+          signalArgs: [{ chatId: firstChatId }],
+        });
+      } catch (err) {
+        translate(err);
+      }
+    },
+    async requestWork(replicaId, chatId) {
+      return signal(replicaId, WORKSPACE_SIGNALS.workRequested, { chatId });
+    },
+    async requestLifecycle(replicaId, request) {
+      return signal(replicaId, WORKSPACE_SIGNALS.lifecycle, request);
+    },
+    async workspaceState(replicaId) {
+      try {
+        return await client.workflow.getHandle(workspaceWorkflowId(replicaId)).query<WorkspaceState>(WORKSPACE_QUERIES.state);
+      } catch (err) {
+        if (err instanceof WorkflowNotFoundError) return null;
         return translate(err);
       }
     },

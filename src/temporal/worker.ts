@@ -12,6 +12,7 @@ import {
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
 import { createHookActivities, type HookActivityDeps } from '../../activities/hooks';
+import { createWorkspaceActivities, type WorkspaceActivityDeps } from '../../activities/workspace';
 import type { Logger } from '../logger';
 
 let runtimeInstalled = false;
@@ -57,6 +58,7 @@ export interface WorkerDeps {
   namespace: string;
   taskQueue: string;
   activities: HookActivityDeps;
+  workspace: WorkspaceActivityDeps;
 }
 
 export async function createHangarWorker(deps: WorkerDeps): Promise<{ worker: Worker; connection: NativeConnection }> {
@@ -67,7 +69,7 @@ export async function createHangarWorker(deps: WorkerDeps): Promise<{ worker: Wo
     namespace: deps.namespace,
     taskQueue: deps.taskQueue,
     workflowBundle: await workflowBundle(),
-    activities: { ...createHookActivities(deps.activities) },
+    activities: { ...createHookActivities(deps.activities), ...createWorkspaceActivities(deps.workspace) },
   });
   return { worker, connection };
 }

@@ -64,6 +64,13 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     HANGAR_SANDBOX_OWNER: 'hangar-tests',
     // Short enough that the deadline test does not wait 90 s; the default stays 90 s.
     HANGAR_HOOK_TIMEOUT_MS: '6000',
+    // Workspaces: the image's deterministic agent stands in for every coding agent, and a
+    // workspace's memory is capped to fit this machine.
+    HANGAR_AGENT_EXECUTABLE: 'hangar-test-agent',
+    HANGAR_WORKSPACE_MEMORY_CAP_MB: '1024',
+    HANGAR_LEGACY_CREATE_TIMEOUT_SECONDS: '120',
+    // The smallest history limit, so workspace workflows continue as new during the suite.
+    HANGAR_WORKSPACE_HISTORY_LIMIT: '50',
     ...env,
     DATABASE_URL: EMBEDDED ? '' : url.toString(),
     TEMPORAL_ADDRESS: temporal.address,

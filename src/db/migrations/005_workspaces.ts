@@ -24,11 +24,15 @@ export async function up(knex: Knex): Promise<void> {
     t.text('webhook_url');
     t.text('webhook_secret_sealed');
     t.text('engine_secret_hash').notNullable();
+    // The worker injects the secret into the container; the API checks it by hash.
+    t.text('engine_secret_sealed');
     t.jsonb('repositories').notNullable().defaultTo('[]');
     t.timestamp('last_activity_at', { useTz: true });
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(now(knex));
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(now(knex));
     t.timestamp('archived_at', { useTz: true });
+    // Set by DELETE: hidden from every read at once; the workflow removes the rest.
+    t.timestamp('deleted_at', { useTz: true });
     t.index(['organization_id', 'created_at']);
   });
 
@@ -39,6 +43,8 @@ export async function up(knex: Knex): Promise<void> {
     t.text('title').notNullable().defaultTo('New chat');
     t.uuid('parent_chat_id');
     t.boolean('processing').notNullable().defaultTo(false);
+    // The agent's own session id, so the next turn resumes the conversation.
+    t.text('agent_session_id');
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(now(knex));
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(now(knex));
     t.timestamp('deleted_at', { useTz: true });

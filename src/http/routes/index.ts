@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { EventBus } from '../../events/bus';
 import type { Logger } from '../../logger';
 import type { Services } from '../../services';
@@ -11,13 +12,25 @@ import { hookRoutes } from './hooks';
 import { metaRoutes, type ReadinessProbe } from './meta';
 import { modelsRoutes } from './models';
 import { organizationRoutes } from './organization';
+import { replicaActivityRoutes } from './replicaActivity';
+import { replicaRoutes } from './replicas';
 import { repositoryRoutes } from './repositories';
 
-export function allRoutes(deps: { services: Services; bus: EventBus; logger: Logger; probes: ReadinessProbe[]; version: string }): Route[] {
+export function allRoutes(deps: {
+  services: Services;
+  db: Knex;
+  bus: EventBus;
+  logger: Logger;
+  probes: ReadinessProbe[];
+  version: string;
+  legacyCreateTimeoutMs: number;
+}): Route[] {
   const { services } = deps;
   // Static paths (`/v1/replica/repositories`) come before parameterised ones (`/v1/replica/:id`).
   const api: Route[] = [
     ...repositoryRoutes(services.repositories),
+    ...replicaRoutes(services.replicas, { db: deps.db, bus: deps.bus, legacyCreateTimeoutMs: deps.legacyCreateTimeoutMs }),
+    ...replicaActivityRoutes(services.replicaActivity, { logger: deps.logger }),
     ...environmentRoutes(services.environments),
     ...environmentResourceRoutes(services.environmentResources),
     ...hookRoutes(services.hooks, deps.bus, deps.logger),

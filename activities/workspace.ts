@@ -1,0 +1,258 @@
+/**
+ * The I/O of a workspace's life: provision its container, run agent turns, stop, start,
+ * remove, and keep the replica's record and events stream in step. Each is idempotent by
+ * replica id (or by the message it claims), so a retried activity repeats no side effect.
+ */
+import { Context } from '@temporalio/activity';
+import type { Knex } from 'knex';
+import { adapterFor } from '../src/agents/adapters';
+import type { AgentId } from '../src/agents/catalog';
+import type { SecretBox } from '../src/crypto/secretBox';
+import type { ReplicaEventEmitter } from '../src/events/replicaEvents';
+import type { Logger } from '../src/logger';
+import type { WorkspaceRuntime } from '../src/sandbox/workspace';
+import type { ReplicaRow } from '../src/services/replicas/access';
+import type { ResolutionService } from '../src/services/resolution';
+import type { WorkspaceStatus } from '../workflows/shared';
+
+export interface CredentialResolver {
+  resolveCredential(input: { organizationId: string; userId: string | null; agent: AgentId }): Promise<{ kind: 'api_key' | 'oauth_token'; secret: string } | null>;
+}
+
+export interface WorkspaceActivityDeps {
+  db: Knex;
+  secretBox: SecretBox;
+  resolution: ResolutionService;
+  runtime: WorkspaceRuntime;
+  events: ReplicaEventEmitter;
+  credentials: CredentialResolver;
+  logger: Logger;
+  agentExecutable?: string;
+  hookTimeoutMs: number;
+  publicBaseUrl?: string;
+}
+
+const HOOK_LOG_PREVIEW = 100_000;
+const HEARTBEAT_MS = 5000;
+
+function heartbeating<T>(fn: () => Promise<T>): Promise<T> {
+  const ctx = Context.current();
+  const timer = setInterval(() => ctx.heartbeat(), HEARTBEAT_MS);
+  return fn().finally(() => clearInterval(timer));
+}
+
+export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
+  const { db, runtime, events } = deps;
+
+  const replica = async (replicaId: string): Promise<ReplicaRow | null> => (await db('replicas').where({ id: replicaId }).first()) ?? null;
+
+  async function provision(row: ReplicaRow): Promise<void> {
+    const environmentId = row.environment_id ?? (await db('environments').where({ organization_id: row.organization_id, is_global: true }).first())?.id;
+    const resolved = await deps.resolution.resolve(row.organization_id, environmentId);
+    const env: Record<string, string> = {
+      ...resolved.variables,
+      HANGAR_WORKSPACE_ID: row.id,
+      ...(row.engine_secret_sealed ? { HANGAR_ENGINE_SECRET: deps.secretBox.open(row.engine_secret_sealed) } : {}),
+      ...(deps.publicBaseUrl ? { HANGAR_API_URL: deps.publicBaseUrl } : {}),
+    };
+    await runtime.ensure({ replicaId: row.id, size: row.size, env, labels: { 'dev.hangar.organization': row.organization_id } });
+
+    const ids = resolved.layers.map((l) => l.environment.id);
+    const skills = await db('environment_skills').whereIn('environment_id', ids).select('name', 'slug', 'source');
+    const mcps = await db('environment_mcps').whereIn('environment_id', ids).select('name', 'transport', 'config_sealed');
+    const mcpServers = Object.fromEntries(mcps.map((m: { name: string; transport: string; config_sealed: string }) => [m.name, { transport: m.transport, ...JSON.parse(deps.secretBox.open(m.config_sealed)) }]));
+    await runtime.writeFiles(row.id, [
+      ...resolved.files,
+      { path: '~/.hangar/skills.json', content: JSON.stringify({ skills }, null, 2) + '\n' },
+      { path: '~/.hangar/mcp.json', content: JSON.stringify({ mcpServers }, null, 2) + '\n' },
+      ...(resolved.environment.system_prompt || resolved.environment.personal_preferences
+        ? [{ path: '~/.hangar/system-prompt.md', content: [resolved.environment.system_prompt, resolved.environment.personal_preferences].filter(Boolean).join('\n\n') + '\n' }]
+        : []),
+    ]);
+    for (const repo of row.repositories) {
+      await runtime.checkout(row.id, { name: repo.name, url: repo.url, branch: repo.default_branch });
+    }
+
+    // Start hooks: the inherited ones, then the environment's own. A failing hook is logged
+    // and reported but does not block the workspace (as the original service behaves).
+    const own = await db('environment_hooks').where({ environment_id: resolved.environment.id, kind: 'start', is_active: true }).first();
+    const hooks = [
+      ...(await deps.resolution.inheritedHooks(resolved, 'start')).map((h) => ({ name: h.layer, script: h.content })),
+      ...(own ? [{ name: resolved.environment.is_global ? 'global' : 'environment', script: own.content as string }] : []),
+    ];
+    if (hooks.length === 0) return;
+    await events.emit(row.id, 'hooks.started', { running: hooks.length, completed: 0 });
+    let completed = 0;
+    for (const hook of hooks) {
+      const result = await runtime.runHook(row.id, { name: hook.name, script: hook.script, timeoutMs: deps.hookTimeoutMs });
+      completed++;
+      await db('replica_hook_logs').insert({
+        id: crypto.randomUUID(),
+        replica_id: row.id,
+        kind: 'start',
+        hook_type: 'environment',
+        hook_name: hook.name,
+        script: hook.script,
+        output: result.output.slice(0, HOOK_LOG_PREVIEW),
+        output_total_chars: result.outputTotalChars,
+        exit_code: result.exitCode,
+        timed_out: result.timedOut,
+      });
+      const failed = result.exitCode !== 0 || result.timedOut;
+      await events.emit(row.id, failed ? 'hooks.failed' : 'hooks.progress', { running: hooks.length - completed, completed, hook: hook.name, exitCode: result.exitCode, timedOut: result.timedOut });
+    }
+    await events.emit(row.id, 'hooks.completed', { running: 0, completed });
+  }
+
+  /** Provisioning errors are final on the last attempt; earlier attempts retry. */
+  async function outcome(work: () => Promise<void>): Promise<{ ok: boolean; error?: string }> {
+    try {
+      await heartbeating(work);
+      return { ok: true };
+    } catch (err) {
+      const { attempt } = Context.current().info;
+      deps.logger.warn('workspace provisioning failed', { attempt, err: err as Error });
+      if (attempt < 3) throw err;
+      return { ok: false, error: (err as Error).message.slice(0, 2000) };
+    }
+  }
+
+  return {
+    async provisionWorkspace({ replicaId }: { replicaId: string }) {
+      const row = await replica(replicaId);
+      if (!row) return { ok: false, error: 'the replica no longer exists' };
+      return outcome(() => provision(row));
+    },
+
+    async startWorkspace({ replicaId }: { replicaId: string }) {
+      const row = await replica(replicaId);
+      if (!row) return { ok: false, error: 'the replica no longer exists' };
+      return outcome(async () => {
+        if ((await runtime.state(replicaId)) === 'missing') await provision(row);
+        else await runtime.start(replicaId);
+      });
+    },
+
+    async stopWorkspace({ replicaId }: { replicaId: string }) {
+      await runtime.stop(replicaId);
+    },
+
+    async removeWorkspace({ replicaId }: { replicaId: string }) {
+      await runtime.remove(replicaId);
+    },
+
+    async setReplicaStatus({ replicaId, status, error }: { replicaId: string; status: WorkspaceStatus; error?: string }) {
+      await db.transaction(async (trx) => {
+        const row = await trx('replicas').where({ id: replicaId }).forUpdate().first();
+        if (!row) return;
+        const config = error ? { ...row.config, provisioning_error: { message: error } } : row.config;
+        await trx('replicas')
+          .where({ id: replicaId })
+          .update({
+            status,
+            config: JSON.stringify(config),
+            updated_at: trx.fn.now(),
+            ...(status === 'archived' ? { archived_at: trx.fn.now() } : {}),
+            ...(status === 'active' ? { last_activity_at: trx.fn.now() } : {}),
+          });
+      });
+      await events.emit(replicaId, 'replica.status.changed', { status, waking: false, ...(error ? { error } : {}) });
+      if (status === 'error') await events.emit(replicaId, 'error', { code: 'provisioning_failed', message: error ?? 'provisioning failed' });
+    },
+
+    async deleteReplica({ replicaId }: { replicaId: string }) {
+      await db('replicas').where({ id: replicaId }).delete();
+    },
+
+    async runNextTurn({ replicaId, chatId }: { replicaId: string; chatId: string }): Promise<{ ran: boolean }> {
+      const claimed = await db.transaction(async (trx) => {
+        const next = await trx('replica_messages')
+          .where({ chat_id: chatId, status: 'queued' })
+          .orderBy('queue_position')
+          .forUpdate()
+          .skipLocked()
+          .first();
+        if (!next) return null;
+        await trx('replica_messages').where({ id: next.id }).update({ status: 'running', started_at: trx.fn.now() });
+        await trx('replica_chats').where({ id: chatId }).update({ processing: true, updated_at: trx.fn.now() });
+        return next;
+      });
+      if (!claimed) {
+        await db('replica_chats').where({ id: chatId }).update({ processing: false });
+        return { ran: false };
+      }
+      const row = (await replica(replicaId))!;
+      const chat = await db('replica_chats').where({ id: chatId }).first();
+      await events.emit(replicaId, 'chat.updated', { chat: { id: chatId, provider: chat.provider, title: chat.title, processing: true } });
+      await events.emit(replicaId, 'chat.turn.started', { chatId, messageId: claimed.id });
+
+      const agent = claimed.coding_agent as AgentId;
+      const adapter = adapterFor(agent, { executableOverride: deps.agentExecutable });
+      const credential = await deps.credentials.resolveCredential({ organizationId: row.organization_id, userId: row.user_id, agent });
+      const options = claimed.options ?? {};
+      const cwd = row.repositories[0] ? `/home/hangar/workspaces/${row.repositories[0].name}` : '/home/hangar';
+      const command = adapter.command({
+        prompt: claimed.content,
+        model: claimed.model,
+        thinkingLevel: options.thinking_level ?? row.thinking_level,
+        planMode: !!options.plan_mode,
+        goalMode: !!options.goal_mode,
+        fastMode: !!options.fast_mode,
+        chatId,
+        resumeSessionId: chat.agent_session_id ?? null,
+        credential,
+        cwd,
+      });
+
+      let result: { ok: boolean; sessionId?: string; error?: string } | undefined;
+      // Saved as soon as any line names it, so an interrupted turn can still be resumed.
+      let sessionId: string | undefined;
+      let pending = Promise.resolve();
+      const ctx = Context.current();
+      let exit: { exitCode: number; timedOut: boolean } = { exitCode: -1, timedOut: false };
+      try {
+        exit = await heartbeating(() =>
+          runtime.exec(replicaId, {
+            argv: command.argv,
+            env: command.env,
+            stdin: command.stdin,
+            cwd,
+            signal: ctx.cancellationSignal,
+            onStdoutLine: (line) => {
+              const parsed = adapter.parse(line);
+              if (parsed.result) result = parsed.result;
+              sessionId = parsed.sessionId ?? parsed.result?.sessionId ?? sessionId;
+              // Keep the events in order: each line's writes wait for the previous line's.
+              pending = pending.then(async () => {
+                for (const event of parsed.events) {
+                  await db('replica_agent_events').insert({ replica_id: replicaId, chat_id: chatId, message_id: claimed.id, timestamp: event.timestamp, type: event.type, payload: JSON.stringify(event.payload) });
+                  await events.emit(replicaId, 'chat.turn.delta', { chatId, event });
+                }
+              });
+            },
+          }),
+        );
+      } finally {
+        await pending;
+        const interrupted = ctx.cancellationSignal.aborted;
+        const ok = !interrupted && exit.exitCode === 0 && result?.ok !== false;
+        await db('replica_messages')
+          .where({ id: claimed.id })
+          .update({
+            status: interrupted ? 'interrupted' : ok ? 'completed' : 'failed',
+            completed_at: db.fn.now(),
+            error: ok ? null : (result?.error ?? (interrupted ? 'interrupted' : `the agent exited with code ${exit.exitCode}`)).slice(0, 2000),
+          });
+        await db('replica_chats')
+          .where({ id: chatId })
+          .update({ processing: false, updated_at: db.fn.now(), ...(sessionId ? { agent_session_id: sessionId } : {}) });
+        await db('replicas').where({ id: replicaId }).update({ last_activity_at: db.fn.now() });
+        await events.emit(replicaId, 'chat.turn.completed', { chatId, isComplete: ok });
+        await events.emit(replicaId, 'chat.updated', { chat: { id: chatId, provider: chat.provider, title: chat.title, processing: false } });
+      }
+      return { ran: true };
+    },
+  };
+}
+
+export type WorkspaceActivities = ReturnType<typeof createWorkspaceActivities>;

@@ -1,0 +1,3 @@
+module hangar/testagent
+
+go 1.19

@@ -1,0 +1,193 @@
+import type { Knex } from 'knex';
+import { badRequest } from '../../errors';
+import type { EventBus } from '../../events/bus';
+import { replicaChannel } from '../../events/replicaEvents';
+import { object, successSchema, uuid } from '../../schemas/common';
+import { createReplicaBody, listReplicasQuery, replicaListItemSchema, sendMessageBody } from '../../schemas/replicas';
+import { serializeReplicaListItem, type ReplicaRow } from '../../services/replicas/access';
+import type { CreateReplicaInput, ReplicasService, SendMessageInput } from '../../services/replicas';
+import { defineRoute, type Route } from '../route';
+
+const tag = 'Replica';
+const idParams = object({ id: uuid }, ['id']);
+const workspaceParams = object({ workspaceId: uuid }, ['workspaceId']);
+export const API_VERSION = '2026-05-17';
+
+function serializeDetails(row: ReplicaRow, waking: boolean, chats: Array<Record<string, any>>, include: Set<string>) {
+  const provisioningError = (row.config.provisioning_error as { message?: string } | undefined) ?? null;
+  return {
+    ...serializeReplicaListItem(row),
+    coding_agent: row.coding_agent,
+    environment_id: row.environment_id,
+    models: row.agent_models,
+    thinking_level: row.thinking_level,
+    plan_mode: row.plan_mode,
+    goal_mode: row.goal_mode,
+    fast_mode: row.fast_mode,
+    size: row.size,
+    lifecycle_policy: row.lifecycle_policy,
+    config: row.config,
+    repository_statuses: row.repositories.map((r) => ({
+      repository: r.name,
+      branch: r.default_branch,
+      default_branch: r.default_branch,
+      pr_urls: [],
+      start_hooks_completed: row.status === 'active' || row.status === 'sleeping',
+      git_diff: null,
+    })),
+    waking,
+    chats: chats.map((c) => ({
+      id: c.id,
+      provider: c.provider,
+      title: c.title,
+      created_at: new Date(c.created_at).toISOString(),
+      updated_at: new Date(c.updated_at).toISOString(),
+      processing: c.processing,
+    })),
+    ...(include.has('environment') ? { environment: { environment_id: row.environment_id, engine_version: 'hangar-1', provisioning_error: provisioningError } } : {}),
+  };
+}
+
+/** Resolves once the replica is active or in error (legacy create without X-Api-Version). */
+async function untilSettled(db: Knex, bus: EventBus, id: string, timeoutMs: number): Promise<ReplicaRow> {
+  let wake: () => void = () => {};
+  const unsubscribe = await bus.subscribe(replicaChannel(id), () => wake());
+  const deadline = Date.now() + timeoutMs;
+  try {
+    for (;;) {
+      const row = (await db('replicas').where({ id }).first()) as ReplicaRow;
+      if (row.status !== 'preparing' || Date.now() > deadline) return row;
+      // Woken by the replica's next event, or re-read after a second at most.
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, 1000);
+      });
+    }
+  } finally {
+    await unsubscribe();
+  }
+}
+
+export function replicaRoutes(replicas: ReplicasService, deps: { db: Knex; bus: EventBus; legacyCreateTimeoutMs: number }): Route[] {
+  const lifecycleRoute = (path: string, params: Record<string, unknown>, action: 'sleep' | 'archive', key: 'id' | 'workspaceId', opId: string) =>
+    defineRoute<Record<string, string>>({
+      method: 'post',
+      path,
+      operationId: opId,
+      summary: action === 'sleep' ? 'Put an active workspace to sleep (container stopped, volume kept)' : 'Archive a workspace (container and volume removed; wakeable)',
+      tag,
+      auth: 'apiKey',
+      params,
+      response: { status: 200, description: 'Requested', schema: successSchema },
+      errors: [400, 401, 404, 409],
+      handler: async ({ actor, params }) => {
+        await replicas[action](actor, params[key]!);
+        return { success: true };
+      },
+    });
+
+  return [
+    defineRoute<Record<string, never>, Record<string, never>, CreateReplicaInput>({
+      method: 'post',
+      path: '/v1/replica',
+      operationId: 'createReplica',
+      summary: 'Create a workspace; with X-Api-Version 2026-05-17 it answers at once (preparing)',
+      tag,
+      auth: 'apiKeyOrEngine',
+      body: createReplicaBody,
+      response: { status: 201, description: 'The workspace', schema: object({ replica: replicaListItemSchema }, ['replica']) },
+      errors: [400, 401, 403, 404, 409, 503],
+      handler: async ({ actor, body, ctx }) => {
+        const version = ctx.get('x-api-version');
+        if (version && version !== API_VERSION) throw badRequest('Unsupported X-Api-Version', `the only version is ${API_VERSION}`);
+        let row = await replicas.create(actor, body);
+        if (!version) row = await untilSettled(deps.db, deps.bus, row.id, deps.legacyCreateTimeoutMs);
+        return { replica: serializeReplicaListItem(row) };
+      },
+    }),
+    defineRoute<Record<string, never>, { page: number; limit: number; user_id?: string; source?: string; status?: string }>({
+      method: 'get',
+      path: '/v1/replica',
+      operationId: 'listReplicas',
+      summary: 'List workspaces (newest first; archived by last activity)',
+      tag,
+      auth: 'apiKey',
+      query: listReplicasQuery,
+      response: {
+        status: 200,
+        description: 'A page of workspaces',
+        schema: {
+          type: 'object',
+          required: ['replicas', 'total', 'page', 'limit', 'total_pages'],
+          properties: { replicas: { type: 'array', items: replicaListItemSchema }, total: { type: 'integer' }, page: { type: 'integer' }, limit: { type: 'integer' }, total_pages: { type: 'integer' } },
+        },
+      },
+      errors: [400, 401],
+      handler: ({ actor, query }) => replicas.list(actor, query),
+    }),
+    defineRoute<{ id: string }, { include?: string }>({
+      method: 'get',
+      path: '/v1/replica/:id',
+      operationId: 'getReplica',
+      summary: 'Get a workspace (reading a sleeping or archived one wakes it)',
+      tag,
+      auth: 'apiKey',
+      params: idParams,
+      query: object({ include: { type: 'string', pattern: '^(environment|diffs)(,(environment|diffs))*$' } }),
+      response: { status: 200, description: 'The workspace', schema: object({ replica: { type: 'object' } }, ['replica']) },
+      errors: [400, 401, 404],
+      handler: async ({ actor, params, query }) => {
+        const { row, waking, chats } = await replicas.get(actor, params.id);
+        return { replica: serializeDetails(row, waking, chats, new Set((query.include ?? '').split(','))) };
+      },
+    }),
+    defineRoute<{ id: string }>({
+      method: 'delete',
+      path: '/v1/replica/:id',
+      operationId: 'deleteReplica',
+      summary: 'Delete a workspace: gone from every read at once, its container and volume removed',
+      tag,
+      auth: 'apiKey',
+      params: idParams,
+      response: { status: 200, description: 'Deleted', schema: successSchema },
+      errors: [400, 401, 404],
+      handler: async ({ actor, params }) => {
+        await replicas.remove(actor, params.id);
+        return { success: true };
+      },
+    }),
+    lifecycleRoute('/v1/replica/:id/sleep', idParams, 'sleep', 'id', 'sleepReplica'),
+    lifecycleRoute('/v1/replica/:id/archive', idParams, 'archive', 'id', 'archiveReplica'),
+    lifecycleRoute('/v1/workspaces/:workspaceId/sleep', workspaceParams, 'sleep', 'workspaceId', 'sleepWorkspace'),
+    lifecycleRoute('/v1/workspaces/:workspaceId/archive', workspaceParams, 'archive', 'workspaceId', 'archiveWorkspace'),
+    defineRoute<{ id: string }>({
+      method: 'post',
+      path: '/v1/replica/:id/wake',
+      operationId: 'wakeReplica',
+      summary: 'Wake a sleeping or archived workspace',
+      tag,
+      auth: 'apiKey',
+      params: idParams,
+      response: { status: 200, description: 'Whether it is waking', schema: object({ success: { const: true }, waking: { type: 'boolean' } }) },
+      errors: [400, 401, 404, 409],
+      handler: async ({ actor, params }) => ({ success: true, waking: (await replicas.wake(actor, params.id)).waking }),
+    }),
+    defineRoute<{ id: string }, Record<string, never>, SendMessageInput>({
+      method: 'post',
+      path: '/v1/replica/:id/messages',
+      operationId: 'sendReplicaMessage',
+      summary: 'Send a message to a chat (queued while the agent is busy; wakes a sleeping workspace)',
+      tag,
+      auth: 'apiKey',
+      params: idParams,
+      body: sendMessageBody,
+      response: {
+        status: 200,
+        description: 'Accepted',
+        schema: object({ status: { enum: ['sent', 'queued', 'waking'] }, message_id: uuid, position: { type: ['integer', 'null'] }, chat_id: uuid }),
+      },
+      errors: [400, 401, 404, 409],
+      handler: ({ actor, params, body }) => replicas.sendMessage(actor, params.id, body),
+    }),
+  ];
+}

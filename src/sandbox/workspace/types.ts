@@ -1,0 +1,115 @@
+/**
+ * The workspace runtime's public contract: one long-lived container per replica with its home
+ * on a volume, and the ways the worker reaches into it.
+ */
+import type Docker from 'dockerode';
+import type { Logger } from '../../logger';
+
+export type WorkspaceSize = 'small' | 'large';
+export type WorkspaceState = 'running' | 'stopped' | 'missing';
+
+export interface WorkspaceSpec {
+  replicaId: string;
+  size: WorkspaceSize;
+  /** The container's environment, fixed at create (the environment's resolved variables). */
+  env: Record<string, string>;
+  labels?: Record<string, string>;
+}
+
+export interface WorkspaceFile {
+  /** `~/...`, strictly below the home directory. */
+  path: string;
+  content: string;
+  /** Default 0o600. */
+  mode?: number;
+}
+
+export interface RepositoryCheckout {
+  /** The folder name under ~/workspaces. */
+  name: string;
+  url: string;
+  branch: string;
+}
+
+export interface ExecRequest {
+  argv: string[];
+  env?: Record<string, string>;
+  /** Default the home directory. */
+  cwd?: string;
+  stdin?: string;
+  /** Each stdout line without its newline, in order (JSON-lines agents). */
+  onStdoutLine?: (line: string) => void;
+  onStderr?: (chunk: string) => void;
+  /** Aborting kills the command's session in the container and rejects with the reason. */
+  signal?: AbortSignal;
+  /** Past it the command's session is killed; the result says `timedOut` (exit code 124). */
+  timeoutMs?: number;
+}
+
+export interface ExecResult {
+  exitCode: number;
+  timedOut: boolean;
+}
+
+export interface HookRequest {
+  name: string;
+  script: string;
+  timeoutMs: number;
+  env?: Record<string, string>;
+  /** Default the home directory (a repository's start hook runs in its checkout). */
+  cwd?: string;
+}
+
+export interface HookResult {
+  exitCode: number;
+  /** stdout and stderr interleaved, the first HOOK_OUTPUT_PREVIEW_CHARS characters. */
+  output: string;
+  outputTotalChars: number;
+  timedOut: boolean;
+}
+
+export interface TtyOptions {
+  cols: number;
+  rows: number;
+  env?: Record<string, string>;
+}
+
+export interface TtySession {
+  write(data: string): void;
+  resize(cols: number, rows: number): Promise<void>;
+  /** Output as it arrives; output before the first callback is registered is kept for it. */
+  onData(cb: (chunk: string) => void): void;
+  /** Called once with the shell's exit code (null when it could not be read). */
+  onExit(cb: (code: number | null) => void): void;
+  /** Kills the shell and everything it started; resolves once the exec has ended. */
+  close(): Promise<void>;
+}
+
+export interface WorkspaceRuntime {
+  ensure(spec: WorkspaceSpec): Promise<{ created: boolean }>;
+  writeFiles(replicaId: string, files: WorkspaceFile[]): Promise<void>;
+  checkout(replicaId: string, repo: RepositoryCheckout): Promise<{ path: string; created: boolean }>;
+  exec(replicaId: string, req: ExecRequest): Promise<ExecResult>;
+  runHook(replicaId: string, req: HookRequest): Promise<HookResult>;
+  stop(replicaId: string): Promise<void>;
+  start(replicaId: string): Promise<void>;
+  /** Removes the container and its home volume; missing ones are fine. */
+  remove(replicaId: string): Promise<void>;
+  state(replicaId: string): Promise<WorkspaceState>;
+  openTty(replicaId: string, opts: TtyOptions): Promise<TtySession>;
+}
+
+export interface WorkspaceRuntimeOptions {
+  image: string;
+  logger: Logger;
+  /** Docker network mode. Default 'bridge'; 'none' disables networking; never 'host'. */
+  networkMode?: string;
+  /** Caps every size's memory (small machines); sizes below it keep their own. */
+  memoryCapBytes?: number;
+  /** The git identity set for `hangar` when a repository is checked out (if none is set). */
+  gitIdentity?: { name: string; email: string };
+  /** How long a host-side `git clone` may take. Default 10 min. */
+  cloneTimeoutMs?: number;
+}
+
+export type { Docker };

@@ -1,0 +1,93 @@
+import { AGENT_IDS, THINKING_LEVELS } from '../agents/catalog';
+import type { JsonSchema } from '../http/route';
+import { dateTime, object, uuid } from './common';
+
+const agent = { enum: [...AGENT_IDS] };
+const thinking = { enum: [...THINKING_LEVELS] };
+const image: JsonSchema = {
+  type: 'object',
+  required: ['type', 'source'],
+  properties: {
+    type: { const: 'image' },
+    source: {
+      oneOf: [
+        object({ type: { const: 'base64' }, media_type: { enum: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] }, data: { type: 'string', maxLength: 10_000_000 } }, ['type', 'media_type', 'data']),
+        object({ type: { const: 'url' }, url: { type: 'string', format: 'uri', pattern: '^https?://' } }, ['type', 'url']),
+      ],
+    },
+  },
+  additionalProperties: false,
+};
+const message = { type: 'string', minLength: 1, maxLength: 100_000 };
+
+export const createReplicaBody = object(
+  {
+    name: { type: 'string', minLength: 1, maxLength: 200, pattern: '^\\S+$' },
+    message,
+    environment_id: uuid,
+    coding_agent: agent,
+    model: { type: 'string', minLength: 1, maxLength: 200 },
+    images: { type: 'array', maxItems: 10, items: image },
+    lifecycle_policy: { enum: ['default', 'archive_when_done', 'sleep_when_done', 'delete_after_inactivity'] },
+    thinking_level: thinking,
+    plan_mode: { type: 'boolean' },
+    goal_mode: { type: 'boolean' },
+    fast_mode: { type: 'boolean' },
+    size: { enum: ['small', 'large'] },
+    // WorkspaceConfig: unknown properties are allowed (interop §4.6).
+    config: {
+      type: 'object',
+      properties: {
+        capabilities: object({ pr_followups: { type: 'boolean' }, read_only_contents: { type: 'boolean' } }),
+        preferences: object({ keep_open_on_pr_merge: { type: 'boolean' }, keep_open_on_pr_close: { type: 'boolean' } }),
+      },
+    },
+    webhook_url: {
+      oneOf: [
+        { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048 },
+        object({ url: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048 }, secret: { type: 'string', minLength: 1, maxLength: 512 } }, ['url']),
+      ],
+    },
+  },
+  ['name', 'message'],
+);
+
+export const sendMessageBody = object(
+  {
+    message,
+    coding_agent: agent,
+    chat_id: uuid,
+    model: { type: 'string', minLength: 1, maxLength: 200 },
+    images: { type: 'array', maxItems: 10, items: image },
+    plan_mode: { type: 'boolean' },
+    goal_mode: { type: 'boolean' },
+    fast_mode: { type: 'boolean' },
+    thinking_level: thinking,
+    senderUserId: uuid,
+    senderEmail: { type: 'string', format: 'email' },
+  },
+  ['message'],
+);
+
+export const replicaListItemSchema: JsonSchema = {
+  type: 'object',
+  required: ['id', 'name', 'status', 'source', 'created_at', 'last_activity_at', 'repositories', 'pull_requests'],
+  properties: {
+    id: uuid,
+    name: { type: 'string' },
+    status: { enum: ['preparing', 'active', 'sleeping', 'archived', 'error'] },
+    source: { type: 'string' },
+    created_at: dateTime,
+    last_activity_at: { type: ['string', 'null'], format: 'date-time' },
+    repositories: { type: 'array', items: object({ id: uuid, name: { type: 'string' }, url: { type: 'string' } }) },
+    pull_requests: { type: 'array', items: object({ repository: { type: 'string' }, number: { type: 'integer' }, url: { type: 'string' } }) },
+  },
+};
+
+export const listReplicasQuery = object({
+  page: { type: 'integer', minimum: 1, default: 1 },
+  limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+  user_id: uuid,
+  source: { enum: ['api', 'dashboard', 'automation', 'github', 'gitlab', 'slack', 'linear'] },
+  status: { enum: ['preparing', 'active', 'sleeping', 'archived', 'error'] },
+});

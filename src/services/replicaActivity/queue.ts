@@ -1,0 +1,122 @@
+/**
+ * The per-chat queue (interop §4.10): messages with status `queued`, in `queue_position`
+ * order; the running message is not part of it. Edits lock the chat row so two edits of one
+ * chat apply one after the other; the worker claiming the head concurrently is harmless, since
+ * every edit touches only rows that are still `queued`. Each edit emits `chat.updated`.
+ */
+import type { Knex } from 'knex';
+import { notFound } from '../../errors';
+import type { ReplicaEventEmitter } from '../../events/replicaEvents';
+import type { Actor } from '../identity';
+import { accessReplica } from '../replicas/access';
+import { findChat, loadEngineChat } from './chatRows';
+
+interface QueuedRow {
+  id: string;
+  content: string;
+  queue_position: number;
+  created_at: Date;
+  sender_user_id: string | null;
+  sender_email: string | null;
+}
+
+export interface QueueView {
+  chatId: string;
+  processing: boolean;
+  queue: ReturnType<typeof serializeQueued>[];
+}
+
+function serializeQueued(row: QueuedRow) {
+  return {
+    id: row.id,
+    message: row.content,
+    queuedAt: row.created_at.toISOString(),
+    ...(row.sender_user_id ? { senderUserId: row.sender_user_id } : {}),
+    ...(row.sender_email ? { senderEmail: row.sender_email } : {}),
+  };
+}
+
+function queuedRows(db: Knex, chatId: string): Promise<QueuedRow[]> {
+  return db('replica_messages')
+    .where({ chat_id: chatId, status: 'queued' })
+    .orderBy([{ column: 'queue_position' }, { column: 'created_at' }, { column: 'id' }])
+    .select('id', 'content', 'queue_position', 'created_at', 'sender_user_id', 'sender_email');
+}
+
+/**
+ * The position that puts a message at `index` of `others` (the queue without it): halfway
+ * between its new neighbours, or null when doubles can no longer tell them apart.
+ */
+export function positionBetween(others: readonly number[], index: number): number | null {
+  const at = Math.min(Math.max(index, 0), others.length);
+  const before = at > 0 ? others[at - 1]! : null;
+  const after = at < others.length ? others[at]! : null;
+  if (before === null && after === null) return 0;
+  if (before === null) return after! - 1;
+  if (after === null) return before + 1;
+  const middle = before + (after - before) / 2;
+  return middle > before && middle < after ? middle : null;
+}
+
+export function createQueueService(deps: { db: Knex; events: ReplicaEventEmitter }) {
+  const { db, events } = deps;
+
+  /** Runs an edit with the chat locked, then answers the queue as it is after the edit. */
+  async function edit(actor: Actor, replicaId: string, chatId: string, change: (trx: Knex.Transaction) => Promise<void>): Promise<QueueView['queue']> {
+    const replica = await accessReplica(db, actor, replicaId);
+    const queue = await db.transaction(async (trx) => {
+      await findChat(trx, replica.id, chatId, { forUpdate: true });
+      await change(trx);
+      await trx('replica_chats').where({ id: chatId }).update({ updated_at: trx.fn.now() });
+      const chat = await loadEngineChat(trx, replica.id, chatId);
+      await events.emit(replica.id, 'chat.updated', { chat }, trx);
+      return (await queuedRows(trx, chatId)).map(serializeQueued);
+    });
+    return queue;
+  }
+
+  return {
+    async get(actor: Actor, replicaId: string, chatId: string): Promise<QueueView> {
+      const replica = await accessReplica(db, actor, replicaId);
+      const chat = await findChat(db, replica.id, chatId);
+      return { chatId: chat.id, processing: chat.processing, queue: (await queuedRows(db, chat.id)).map(serializeQueued) };
+    },
+
+    clear: (actor: Actor, replicaId: string, chatId: string) =>
+      edit(actor, replicaId, chatId, async (trx) => {
+        await trx('replica_messages').where({ chat_id: chatId, status: 'queued' }).delete();
+      }),
+
+    remove: (actor: Actor, replicaId: string, chatId: string, messageId: string) =>
+      edit(actor, replicaId, chatId, async (trx) => {
+        const removed = await trx('replica_messages').where({ id: messageId, chat_id: chatId, status: 'queued' }).delete();
+        if (removed === 0) throw notFound('Queued message');
+      }),
+
+    reorder: (actor: Actor, replicaId: string, chatId: string, input: { messageId: string; position: number }) =>
+      edit(actor, replicaId, chatId, async (trx) => {
+        const rows = await queuedRows(trx, chatId);
+        const from = rows.findIndex((r) => r.id === input.messageId);
+        if (from === -1) throw notFound('Queued message');
+        const others = rows.filter((r) => r.id !== input.messageId);
+        const position = positionBetween(
+          others.map((r) => r.queue_position),
+          input.position,
+        );
+        if (position !== null) {
+          await trx('replica_messages').where({ id: input.messageId }).update({ queue_position: position });
+          return;
+        }
+        // Neighbours too close to split: renumber the whole queue, keeping it after anything
+        // already running or done (new messages are appended after the chat's highest position).
+        const ordered = [...others];
+        ordered.splice(Math.min(input.position, others.length), 0, rows[from]!);
+        const base = Math.floor(rows[0]!.queue_position);
+        for (const [i, row] of ordered.entries()) {
+          await trx('replica_messages').where({ id: row.id }).update({ queue_position: base + i });
+        }
+      }),
+  };
+}
+
+export type QueueService = ReturnType<typeof createQueueService>;

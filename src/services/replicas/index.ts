@@ -1,0 +1,324 @@
+/**
+ * The replica (workspace) API core: create, list, read (waking on read), delete, sleep,
+ * archive, wake and messages. The database is the record; the workspace workflow is told
+ * about work and lifecycle requests and does the rest.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { AGENTS, modeViolation, type AgentId, type ThinkingLevel } from '../../agents/catalog';
+import type { SecretBox } from '../../crypto/secretBox';
+import type { RepositoriesRepository } from '../../db/repositoriesRepository';
+import { badRequest, conflict, unauthorized } from '../../errors';
+import type { ReplicaEventEmitter } from '../../events/replicaEvents';
+import type { TemporalGateway } from '../../temporal/gateway';
+import type { LifecyclePolicy } from '../../../workflows/shared';
+import type { EnvironmentsService } from '../environments';
+import type { Actor } from '../identity';
+import { accessReplica, serializeReplicaListItem, visibleReplicas, type ReplicaRow } from './access';
+
+export interface CreateReplicaInput {
+  name: string;
+  message: string;
+  environment_id?: string;
+  coding_agent?: AgentId;
+  model?: string;
+  images?: unknown[];
+  lifecycle_policy?: LifecyclePolicy;
+  thinking_level?: ThinkingLevel;
+  plan_mode?: boolean;
+  goal_mode?: boolean;
+  fast_mode?: boolean;
+  size?: 'small' | 'large';
+  config?: Record<string, unknown>;
+  webhook_url?: string | { url: string; secret?: string };
+}
+
+export interface SendMessageInput {
+  message: string;
+  coding_agent?: AgentId;
+  chat_id?: string;
+  model?: string;
+  images?: unknown[];
+  plan_mode?: boolean;
+  goal_mode?: boolean;
+  fast_mode?: boolean;
+  thinking_level?: ThinkingLevel;
+  senderUserId?: string;
+  senderEmail?: string;
+}
+
+/** Organization defaults and model rules; the issue-5 services provide them. */
+export interface AgentPolicy {
+  resolveAgentAndModel(organizationId: string, requested: { agent: AgentId | null; model: string | null }): Promise<{ agent: AgentId; model: string | null }>;
+  isModelAllowed(organizationId: string, agent: AgentId, model: string): Promise<boolean>;
+  defaultEnvironmentId(organizationId: string): Promise<string | null>;
+}
+
+export interface ReplicaTimings {
+  idleMs: number;
+  archiveAfterMs: number;
+  historyLimit: number;
+}
+
+const MODE_PREFIXES: Array<[RegExp, 'plan_mode' | 'goal_mode' | 'fast_mode']> = [
+  [/^\/plan(\s+|$)/, 'plan_mode'],
+  [/^\/goal(\s+|$)/, 'goal_mode'],
+  [/^\/fast(\s+|$)/, 'fast_mode'],
+];
+
+/** A leading /plan, /goal or /fast sets the mode and is stripped (any order, each once). */
+export function stripModePrefixes(message: string): { message: string; modes: Partial<Record<'plan_mode' | 'goal_mode' | 'fast_mode', true>> } {
+  const modes: Partial<Record<'plan_mode' | 'goal_mode' | 'fast_mode', true>> = {};
+  let rest = message.trimStart();
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [re, mode] of MODE_PREFIXES) {
+      if (!modes[mode] && re.test(rest)) {
+        rest = rest.replace(re, '');
+        modes[mode] = true;
+        changed = true;
+      }
+    }
+  }
+  return { message: rest, modes };
+}
+
+export const hashEngineSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
+
+export function createReplicasService(deps: {
+  db: Knex;
+  secretBox: SecretBox;
+  temporal: TemporalGateway;
+  events: ReplicaEventEmitter;
+  environments: EnvironmentsService;
+  repositories: RepositoriesRepository;
+  policy: AgentPolicy;
+  timings: ReplicaTimings;
+}) {
+  const { db, secretBox, temporal, events, environments, repositories, policy, timings } = deps;
+
+  function checkModes(agent: AgentId, modes: { plan_mode?: boolean; goal_mode?: boolean; fast_mode?: boolean; thinking_level?: ThinkingLevel }) {
+    const violation = modeViolation(agent, modes);
+    if (violation) throw badRequest('Invalid body', violation);
+  }
+
+  async function checkModel(organizationId: string, agent: AgentId, model: string | null) {
+    if (model && !(await policy.isModelAllowed(organizationId, agent, model))) {
+      throw badRequest('Invalid body', `body.model: ${model} is not enabled for ${agent} in this organization`);
+    }
+  }
+
+  async function snapshotRepositories(organizationId: string, env: { repository_id: string | null; repository_set_id: string | null }) {
+    if (env.repository_id) {
+      const repo = await repositories.find(organizationId, env.repository_id);
+      return repo ? [repo] : [];
+    }
+    if (env.repository_set_id) {
+      const set = (await repositories.listSets(organizationId)).find((s) => s.id === env.repository_set_id);
+      return set?.repositories ?? [];
+    }
+    return [];
+  }
+
+  /** Wakes a sleeping or archived workspace; the answer says whether it is waking. */
+  async function wakeIfAsleep(row: ReplicaRow): Promise<boolean> {
+    if (row.status !== 'sleeping' && row.status !== 'archived') return false;
+    await temporal.requestLifecycle(row.id, 'wake');
+    return true;
+  }
+
+  return {
+    stripModePrefixes,
+
+    /** The engine secret of a workspace authenticates calls made from inside it. */
+    async authenticateEngine(workspaceId: string, authorization: string | undefined): Promise<Actor> {
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+      if (!match || !/^[0-9a-f-]{36}$/i.test(workspaceId)) throw unauthorized('invalid workspace engine credentials');
+      const row = await db<ReplicaRow>('replicas').where({ id: workspaceId }).whereNull('deleted_at').first();
+      if (!row || row.engine_secret_hash !== hashEngineSecret(match[1]!)) throw unauthorized('invalid workspace engine credentials');
+      return {
+        organizationId: row.organization_id,
+        userId: row.user_id,
+        keyKind: row.user_id ? 'personal' : 'org',
+        keyId: `engine:${row.id}`,
+        isAdmin: false,
+      };
+    },
+
+    async create(actor: Actor, input: CreateReplicaInput, source = 'api'): Promise<ReplicaRow> {
+      const { message, modes } = stripModePrefixes(input.message);
+      if (!message.trim()) throw badRequest('Invalid body', 'body.message: must not be empty after its mode prefix');
+      const flags = { plan_mode: input.plan_mode ?? modes.plan_mode ?? false, goal_mode: input.goal_mode ?? modes.goal_mode ?? false, fast_mode: input.fast_mode ?? modes.fast_mode ?? false };
+      const { agent, model } = await policy.resolveAgentAndModel(actor.organizationId, { agent: input.coding_agent ?? null, model: input.model ?? null });
+      checkModes(agent, { ...flags, thinking_level: input.thinking_level });
+      await checkModel(actor.organizationId, agent, input.model ?? null);
+
+      const environmentId = input.environment_id ?? (await policy.defaultEnvironmentId(actor.organizationId)) ?? 'global';
+      const env = await environments.access(actor, environmentId);
+      const repos = await snapshotRepositories(actor.organizationId, env);
+      const webhook = typeof input.webhook_url === 'string' ? { url: input.webhook_url } : input.webhook_url;
+      const engineSecret = randomBytes(32).toString('base64url');
+      const replicaId = randomUUID();
+      const chatId = randomUUID();
+      const messageId = randomUUID();
+
+      const row = await db.transaction(async (trx) => {
+        const [replica] = await trx('replicas')
+          .insert({
+            id: replicaId,
+            organization_id: actor.organizationId,
+            user_id: actor.keyKind === 'personal' ? actor.userId : null,
+            environment_id: env.id,
+            name: input.name,
+            status: 'preparing',
+            source,
+            coding_agent: agent,
+            agent_models: JSON.stringify(model ? { [agent]: model } : {}),
+            thinking_level: input.thinking_level ?? AGENTS[agent].defaultThinking,
+            ...flags,
+            size: input.size ?? 'small',
+            lifecycle_policy: input.lifecycle_policy ?? 'default',
+            config: JSON.stringify(input.config ?? {}),
+            webhook_url: webhook?.url ?? null,
+            webhook_secret_sealed: webhook?.secret ? secretBox.seal(webhook.secret) : null,
+            engine_secret_hash: hashEngineSecret(engineSecret),
+            engine_secret_sealed: secretBox.seal(engineSecret),
+            repositories: JSON.stringify(repos.map((r) => ({ id: r.id, name: r.name, url: r.url, default_branch: r.default_branch }))),
+            last_activity_at: trx.fn.now(),
+          })
+          .returning('*');
+        await trx('replica_chats').insert({ id: chatId, replica_id: replicaId, provider: agent, title: message.slice(0, 80) });
+        await trx('replica_messages').insert({
+          id: messageId,
+          replica_id: replicaId,
+          chat_id: chatId,
+          content: message,
+          status: 'queued',
+          queue_position: 1,
+          coding_agent: agent,
+          model,
+          options: JSON.stringify({ ...flags, thinking_level: input.thinking_level ?? null, images: input.images ?? [] }),
+          sender_user_id: actor.userId,
+        });
+        return replica as ReplicaRow;
+      });
+      await events.emit(replicaId, 'replica.status.changed', { status: 'preparing', waking: false });
+      await events.emit(replicaId, 'chat.created', { chat: { id: chatId, provider: agent, title: message.slice(0, 80), processing: false } });
+      await events.emit(replicaId, 'chat.turn.accepted', { chatId, messageId, queued: true, position: 0 });
+      await temporal.startWorkspace(
+        {
+          replicaId,
+          organizationId: actor.organizationId,
+          lifecyclePolicy: row.lifecycle_policy as LifecyclePolicy,
+          idleMs: timings.idleMs,
+          archiveAfterMs: timings.archiveAfterMs,
+          historyLimit: timings.historyLimit,
+        },
+        chatId,
+      );
+      return row;
+    },
+
+    async list(actor: Actor, q: { page: number; limit: number; user_id?: string; source?: string; status?: string }) {
+      const base = () =>
+        visibleReplicas(db, actor).modify((b) => {
+          if (q.user_id) b.where('user_id', q.user_id);
+          if (q.source) b.where('source', q.source);
+          if (q.status) b.where('status', q.status);
+        });
+      const [{ count }] = await base().count({ count: '*' });
+      // Archived ones: most recently active first; otherwise newest first.
+      const orderBy = q.status === 'archived' ? 'coalesce(last_activity_at, created_at) desc, id' : 'created_at desc, id';
+      const rows = (await base().orderByRaw(orderBy).limit(q.limit).offset((q.page - 1) * q.limit)) as ReplicaRow[];
+      const total = Number(count);
+      return { replicas: rows.map(serializeReplicaListItem), total, page: q.page, limit: q.limit, total_pages: Math.ceil(total / q.limit) };
+    },
+
+    async get(actor: Actor, id: string) {
+      const row = await accessReplica(db, actor, id);
+      const waking = await wakeIfAsleep(row);
+      const chats = await db('replica_chats').where({ replica_id: id }).whereNull('deleted_at').orderBy('created_at');
+      return { row, waking, chats };
+    },
+
+    async remove(actor: Actor, id: string): Promise<void> {
+      const row = await accessReplica(db, actor, id);
+      await db('replicas').where({ id: row.id }).update({ deleted_at: db.fn.now() });
+      if (!(await temporal.requestLifecycle(row.id, 'delete'))) await db('replicas').where({ id: row.id }).delete();
+    },
+
+    async sleep(actor: Actor, id: string): Promise<void> {
+      const row = await accessReplica(db, actor, id);
+      if (row.status === 'preparing' || row.status === 'error') throw conflict(`A ${row.status} workspace cannot sleep`);
+      if (row.status === 'active') await temporal.requestLifecycle(row.id, 'sleep');
+    },
+
+    async archive(actor: Actor, id: string): Promise<void> {
+      const row = await accessReplica(db, actor, id);
+      if (row.status === 'preparing' || row.status === 'error') throw conflict(`A ${row.status} workspace cannot be archived`);
+      if (row.status !== 'archived') await temporal.requestLifecycle(row.id, 'archive');
+    },
+
+    async wake(actor: Actor, id: string) {
+      const row = await accessReplica(db, actor, id);
+      if (row.status === 'error') throw conflict('A workspace in error cannot be woken');
+      return { row, waking: await wakeIfAsleep(row) };
+    },
+
+    async sendMessage(actor: Actor, id: string, input: SendMessageInput) {
+      const row = await accessReplica(db, actor, id);
+      if (row.status === 'error') throw conflict('The workspace is in error', (row.config.provisioning_error as { message?: string } | undefined)?.message ?? null);
+      const { message, modes } = stripModePrefixes(input.message);
+      if (!message.trim()) throw badRequest('Invalid body', 'body.message: must not be empty after its mode prefix');
+      const flags = { plan_mode: input.plan_mode ?? modes.plan_mode ?? false, goal_mode: input.goal_mode ?? modes.goal_mode ?? false, fast_mode: input.fast_mode ?? modes.fast_mode ?? false };
+      const agent = (input.coding_agent ?? row.coding_agent) as AgentId;
+      checkModes(agent, { ...flags, thinking_level: input.thinking_level });
+      await checkModel(row.organization_id, agent, input.model ?? null);
+      const model = input.model ?? row.agent_models[agent] ?? null;
+
+      const result = await db.transaction(async (trx) => {
+        await trx('replicas').where({ id: row.id }).forUpdate().first();
+        let chat = input.chat_id
+          ? await trx('replica_chats').where({ id: input.chat_id, replica_id: row.id }).whereNull('deleted_at').first()
+          : await trx('replica_chats').where({ replica_id: row.id }).whereNull('deleted_at').orderBy('updated_at', 'desc').first();
+        if (input.chat_id && !chat) throw badRequest('Invalid body', 'body.chat_id: no such chat in this replica');
+        let created = false;
+        if (!chat) {
+          [chat] = await trx('replica_chats').insert({ id: randomUUID(), replica_id: row.id, provider: agent, title: message.slice(0, 80) }).returning('*');
+          created = true;
+        }
+        const ahead = await trx('replica_messages').where({ chat_id: chat.id }).whereIn('status', ['queued', 'running']).count({ count: '*' }).first();
+        const max = await trx('replica_messages').where({ chat_id: chat.id }).max({ max: 'queue_position' }).first();
+        const messageId = randomUUID();
+        await trx('replica_messages').insert({
+          id: messageId,
+          replica_id: row.id,
+          chat_id: chat.id,
+          content: message,
+          status: 'queued',
+          queue_position: Number(max?.max ?? 0) + 1,
+          coding_agent: agent,
+          model,
+          options: JSON.stringify({ ...flags, thinking_level: input.thinking_level ?? null, images: input.images ?? [] }),
+          sender_user_id: input.senderUserId ?? actor.userId,
+          sender_email: input.senderEmail ?? null,
+        });
+        await trx('replicas')
+          .where({ id: row.id })
+          .update({
+            last_activity_at: trx.fn.now(),
+            ...(input.model ? { agent_models: JSON.stringify({ ...row.agent_models, [agent]: input.model }) } : {}),
+          });
+        return { chat, created, messageId, position: Number(ahead?.count ?? 0) };
+      });
+      if (result.created) await events.emit(row.id, 'chat.created', { chat: { id: result.chat.id, provider: agent, title: result.chat.title, processing: false } });
+      const queued = result.position > 0 || row.status !== 'active';
+      await events.emit(row.id, 'chat.turn.accepted', { chatId: result.chat.id, messageId: result.messageId, queued, position: result.position });
+      await temporal.requestWork(row.id, result.chat.id);
+      const status = row.status === 'sleeping' || row.status === 'archived' ? 'waking' : queued ? 'queued' : 'sent';
+      return { status, message_id: result.messageId, position: queued ? result.position : null, chat_id: result.chat.id };
+    },
+  };
+}
+
+export type ReplicasService = ReturnType<typeof createReplicasService>;

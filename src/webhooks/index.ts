@@ -1,0 +1,27 @@
+export {
+  deliverWebhook,
+  deliverWebhookOnce,
+  signWebhookBody,
+  webhookBody,
+  WebhookDeliveryError,
+  WEBHOOK_DELIVERY_HEADER,
+  WEBHOOK_EVENT_HEADER,
+  WEBHOOK_EVENTS,
+  WEBHOOK_REJECTED,
+  WEBHOOK_RETRYABLE,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMEOUT_MS,
+  WEBHOOK_USER_AGENT,
+  type DeliveryOptions,
+  type WebhookDelivery,
+  type WebhookEvent,
+} from './deliver';
+export {
+  classifyWebhookStatus,
+  parseRetryAfter,
+  webhookRetryDelay,
+  WEBHOOK_MAX_ATTEMPTS,
+  WEBHOOK_MAX_RETRY_AFTER_MS,
+  WEBHOOK_RETRY_DELAYS_MS,
+  type WebhookOutcome,
+} from './retry';
