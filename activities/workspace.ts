@@ -3,7 +3,7 @@
  * remove, and keep the replica's record and events stream in step. Each is idempotent by
  * replica id (or by the message it claims), so a retried activity repeats no side effect.
  */
-import { Context } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Knex } from 'knex';
 import { adapterFor } from '../src/agents/adapters';
 import type { AgentId } from '../src/agents/catalog';
@@ -13,6 +13,7 @@ import type { Logger } from '../src/logger';
 import type { WorkspaceRuntime } from '../src/sandbox/workspace';
 import type { ReplicaRow } from '../src/services/replicas/access';
 import type { ResolutionService } from '../src/services/resolution';
+import { deliverWebhookOnce, webhookRetryDelay, WebhookDeliveryError, type WebhookEvent } from '../src/webhooks';
 import type { WorkspaceStatus } from '../workflows/shared';
 
 export interface CredentialResolver {
@@ -160,11 +161,40 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
       if (status === 'error') await events.emit(replicaId, 'error', { code: 'provisioning_failed', message: error ?? 'provisioning failed' });
     },
 
+    /**
+     * One attempt at a replica's outbound webhook. Temporal retries it on the webhook
+     * schedule; the delivery id and time come from the workflow so every retry sends the
+     * same signed body.
+     */
+    async deliverReplicaWebhook(input: { replicaId: string; event: WebhookEvent; deliveryId: string; occurredAt: string; payload: unknown }) {
+      const row = await replica(input.replicaId);
+      if (!row?.webhook_url) return;
+      try {
+        await deliverWebhookOnce({
+          url: row.webhook_url,
+          secret: row.webhook_secret_sealed ? deps.secretBox.open(row.webhook_secret_sealed) : null,
+          event: input.event,
+          replicaId: input.replicaId,
+          payload: input.payload,
+          deliveryId: input.deliveryId,
+          occurredAt: new Date(input.occurredAt),
+        });
+      } catch (err) {
+        if (!(err instanceof WebhookDeliveryError)) throw err;
+        throw ApplicationFailure.create({
+          type: err.type,
+          message: err.message,
+          nonRetryable: !err.retryable,
+          nextRetryDelay: webhookRetryDelay(Context.current().info.attempt, err.retryAfterMs) ?? undefined,
+        });
+      }
+    },
+
     async deleteReplica({ replicaId }: { replicaId: string }) {
       await db('replicas').where({ id: replicaId }).delete();
     },
 
-    async runNextTurn({ replicaId, chatId }: { replicaId: string; chatId: string }): Promise<{ ran: boolean }> {
+    async runNextTurn({ replicaId, chatId }: { replicaId: string; chatId: string }): Promise<{ ran: boolean; messageId?: string; ok?: boolean }> {
       const claimed = await db.transaction(async (trx) => {
         const next = await trx('replica_messages')
           .where({ chat_id: chatId, status: 'queued' })
@@ -210,6 +240,7 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
       let pending = Promise.resolve();
       const ctx = Context.current();
       let exit: { exitCode: number; timedOut: boolean } = { exitCode: -1, timedOut: false };
+      let ok = false;
       try {
         exit = await heartbeating(() =>
           runtime.exec(replicaId, {
@@ -235,7 +266,7 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
       } finally {
         await pending;
         const interrupted = ctx.cancellationSignal.aborted;
-        const ok = !interrupted && exit.exitCode === 0 && result?.ok !== false;
+        ok = !interrupted && exit.exitCode === 0 && result?.ok !== false;
         await db('replica_messages')
           .where({ id: claimed.id })
           .update({
@@ -250,7 +281,7 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
         await events.emit(replicaId, 'chat.turn.completed', { chatId, isComplete: ok });
         await events.emit(replicaId, 'chat.updated', { chat: { id: chatId, provider: chat.provider, title: chat.title, processing: false } });
       }
-      return { ran: true };
+      return { ran: true, messageId: claimed.id, ok };
     },
   };
 }

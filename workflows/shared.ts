@@ -51,6 +51,8 @@ export interface WorkspaceInput {
   archiveAfterMs: number;
   /** Continue-as-new once history passes this many events (Temporal also suggests it). */
   historyLimit: number;
+  /** Whether the replica has a webhook_url (no delivery activities otherwise). */
+  hasWebhook?: boolean;
   /** State carried across continue-as-new. */
   carried?: { status: WorkspaceStatus; pendingChats: string[]; lifecycle: LifecycleRequest[] };
 }

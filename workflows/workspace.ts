@@ -13,6 +13,7 @@ import {
   isCancellation,
   proxyActivities,
   setHandler,
+  uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { WorkspaceActivities } from '../activities/workspace';
@@ -48,6 +49,13 @@ const records = proxyActivities<WorkspaceActivities>({
   retry: { maximumAttempts: 10, initialInterval: '1 second' },
 });
 
+// Outbound webhooks: one attempt per activity, retried on the webhook schedule (the
+// activity sets each next delay), delivered in the background of the workspace's life.
+const webhooks = proxyActivities<WorkspaceActivities>({
+  startToCloseTimeout: '15 seconds',
+  retry: { maximumAttempts: 6, initialInterval: '1 second', backoffCoefficient: 5, maximumInterval: '10 minutes' },
+});
+
 export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
   const { replicaId } = input;
   let status: WorkspaceStatus = input.carried?.status ?? 'preparing';
@@ -60,9 +68,21 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
   setHandler(lifecycle, (request) => void requests.push(request));
   setHandler(stateQuery, () => ({ status, pendingChats: [...pending], runningChats: [...running.keys()] }));
 
+  const deliveries = new Set<Promise<void>>();
+  const notify = (event: 'replica.ready' | 'replica.turn_completed' | 'replica.deleted' | 'replica.error', payload: unknown) => {
+    if (!input.hasWebhook) return;
+    const delivery: Promise<void> = webhooks
+      .deliverReplicaWebhook({ replicaId, event, deliveryId: uuid4(), occurredAt: new Date().toISOString(), payload })
+      .catch(() => undefined) // a receiver that never answers 2xx loses that event, not the workspace
+      .finally(() => deliveries.delete(delivery));
+    deliveries.add(delivery);
+  };
+  const settleDeliveries = () => Promise.all([...deliveries]);
+
   const setStatus = async (next: WorkspaceStatus, error?: string) => {
     status = next;
     await records.setReplicaStatus({ replicaId, status: next, error });
+    if (next === 'error') notify('replica.error', { status: next, message: error ?? null });
   };
 
   // Bring the container up: provision from scratch (new or archived) or start a stopped one.
@@ -83,9 +103,10 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
     const run = turnScope
       .run(async () => {
         for (;;) {
-          const { ran } = await turns.runNextTurn({ replicaId, chatId });
-          if (!ran) return;
+          const turn = await turns.runNextTurn({ replicaId, chatId });
+          if (!turn.ran) return;
           turnsSinceIdle++;
+          notify('replica.turn_completed', { chatId, messageId: turn.messageId, isComplete: turn.ok });
         }
       })
       .catch((err) => {
@@ -101,13 +122,18 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
     turnScope = new CancellationScope();
   };
 
-  if (status === 'preparing' && !(await bringUp(true))) return;
+  if (status === 'preparing') {
+    if (!(await bringUp(true))) return settleDeliveries().then(() => undefined);
+    notify('replica.ready', { status: 'active' });
+  }
 
   for (;;) {
     const request = requests.shift();
     if (request === 'delete') {
       await stopTurns();
       await containers.removeWorkspace({ replicaId });
+      notify('replica.deleted', { status: 'deleted' });
+      await settleDeliveries();
       await records.deleteReplica({ replicaId });
       return;
     }
@@ -125,12 +151,12 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
     }
     if (request === 'wake' || (request === undefined && pending.size > 0 && (status === 'sleeping' || status === 'archived'))) {
       if (status === 'sleeping' || status === 'archived') await bringUp(status === 'archived');
-      if (status === 'error') return;
+      if (status === 'error') return settleDeliveries().then(() => undefined);
       continue;
     }
     if (request !== undefined) continue; // a request that does not apply in this state
 
-    if (status === 'error') return;
+    if (status === 'error') return settleDeliveries().then(() => undefined);
 
     if (status === 'active') {
       for (const chatId of [...pending]) startChat(chatId);
@@ -152,6 +178,7 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
       }
       turnsSinceIdle = 0;
       if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > input.historyLimit) {
+        await settleDeliveries();
         await continueAsNew<typeof workspaceWorkflow>({ ...input, carried: { status, pendingChats: [...pending], lifecycle: requests } });
       }
       const woken = await condition(() => requests.length > 0 || pending.size > 0, input.idleMs);
@@ -161,6 +188,7 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
 
     // Sleeping or archived: wait for work or a request; a long sleep ends in the archive.
     if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > input.historyLimit) {
+      await settleDeliveries();
       await continueAsNew<typeof workspaceWorkflow>({ ...input, carried: { status, pendingChats: [...pending], lifecycle: requests } });
     }
     const wanted = () => requests.length > 0 || pending.size > 0;

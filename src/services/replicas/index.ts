@@ -213,6 +213,7 @@ export function createReplicasService(deps: {
           idleMs: timings.idleMs,
           archiveAfterMs: timings.archiveAfterMs,
           historyLimit: timings.historyLimit,
+          hasWebhook: !!webhook?.url,
         },
         chatId,
       );
