@@ -14,6 +14,8 @@ import { createLogger, type Logger } from '../../src/logger';
 import { buildApi, migrate, openDatabase, startWorker, type ApiRuntime, type Database, type WorkerRuntime } from '../../src/runtime';
 import { startTemporalDevServer, type DevServer } from '../../src/temporal/devServer';
 import { resolveTemporalCli } from '../../src/toolchain';
+import { createDocker } from '../../src/sandbox';
+import { workspaceName } from '../../src/sandbox/workspace';
 
 export interface Harness {
   baseUrl: string;
@@ -97,6 +99,16 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
       await new Promise((resolve) => server.close(resolve));
       await api.close();
       await worker.shutdown();
+      // Workspaces deleted near the end may not have been removed yet: leave no container
+      // or volume of this run behind.
+      const replicaIds: string[] = await database.db('replicas').pluck('id');
+      const docker = createDocker();
+      await Promise.all(
+        replicaIds.map(async (id) => {
+          await docker.getContainer(workspaceName(id)).remove({ force: true, v: true }).catch(() => undefined);
+          await docker.getVolume(workspaceName(id)).remove().catch(() => undefined);
+        }),
+      );
       await database.close();
       await temporal.stop();
       if (!EMBEDDED) await withServer((c) => c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`));

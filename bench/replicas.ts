@@ -1,0 +1,84 @@
+/**
+ * Workspace figures, measured through the whole service on this machine:
+ *  - create → active: POST /v1/replica (X-Api-Version 2026-05-17) until the replica is active,
+ *    cold (a new container and volume; no warm pool yet). Target: cold ≤ 3 s.
+ *  - events-stream latency: from the agent writing an output line in its container (its own
+ *    timestamp) to a client of GET /v1/replica/{id}/events receiving the chat.turn.delta.
+ *
+ *   npm run bench:replicas            # 10 workspaces
+ *   BENCH_CALLS=20 npm run bench:replicas
+ */
+import { startHarness } from '../test/support/harness';
+
+const CALLS = Number(process.env.BENCH_CALLS ?? 10);
+
+function summary(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+  return `p50 ${at(50).toFixed(0)} ms  p95 ${at(95).toFixed(0)} ms  (min ${sorted[0]!.toFixed(0)}, max ${sorted.at(-1)!.toFixed(0)})`;
+}
+
+async function main() {
+  const harness = await startHarness({ HANGAR_HOOK_TIMEOUT_MS: '90000' });
+  const org = await harness.admin.createOrganization({ name: 'bench' });
+  const headers = { authorization: `Bearer ${org.org_api_key}`, 'content-type': 'application/json' };
+  const ids: string[] = [];
+  try {
+    const createToActive: number[] = [];
+    const streamLatency: number[] = [];
+    for (let i = 0; i < CALLS; i++) {
+      const started = performance.now();
+      const res = await fetch(`${harness.baseUrl}/v1/replica`, {
+        method: 'POST',
+        headers: { ...headers, 'X-Api-Version': '2026-05-17' },
+        body: JSON.stringify({ name: `bench-${i}`, message: 'hello' }),
+      });
+      const id = ((await res.json()) as { replica: { id: string } }).replica.id;
+      ids.push(id);
+      // Follow the events stream from its start; the status event says when it is active.
+      const events = await fetch(`${harness.baseUrl}/v1/replica/${id}/events?after=0`, { headers });
+      const reader = events.body!.getReader();
+      const decoder = new TextDecoder();
+      let buffer = '';
+      let active = false;
+      let sentProbe = false;
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true });
+        const blocks = buffer.split('\n\n');
+        buffer = blocks.pop()!;
+        for (const block of blocks) {
+          const data = block.split('\n').find((l) => l.startsWith('data: '));
+          if (!data) continue;
+          const event = JSON.parse(data.slice(6)) as { type: string; payload: any };
+          if (!active && event.type === 'replica.status.changed' && event.payload.status === 'active') {
+            active = true;
+            createToActive.push(performance.now() - started);
+          }
+          if (active && !sentProbe) {
+            sentProbe = true;
+            await fetch(`${harness.baseUrl}/v1/replica/${id}/messages`, { method: 'POST', headers, body: JSON.stringify({ message: 'probe line' }) });
+          }
+          if (event.type === 'chat.turn.delta' && JSON.stringify(event.payload).includes('probe line')) {
+            const emitted = Date.parse(event.payload.event.timestamp);
+            streamLatency.push(Date.now() - emitted);
+            await reader.cancel();
+          }
+        }
+        if (streamLatency.length > i) break;
+      }
+    }
+    console.log(`workspaces, ${CALLS} each`);
+    console.log(`  create → active (cold, new container)   ${summary(createToActive)}   target ≤ 3000 ms`);
+    console.log(`  agent output → events-stream client     ${summary(streamLatency)}`);
+  } finally {
+    for (const id of ids) await fetch(`${harness.baseUrl}/v1/replica/${id}`, { method: 'DELETE', headers });
+    await harness.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
