@@ -2,6 +2,7 @@
  * Assembly shared by the composition roots (api, worker, dev) and the integration tests:
  * each builds its dependencies once, then hands them to these functions.
  */
+import { randomUUID } from 'node:crypto';
 import type Koa from 'koa';
 import { version } from '../package.json';
 import type { Config } from './config';
@@ -13,6 +14,7 @@ import { createDocker, createSandboxRuntime, type SandboxRuntime } from './sandb
 import { createWorkspaceRuntime } from './sandbox/workspace';
 import { createReplicaEventEmitter } from './events/replicaEvents';
 import { createCredentialsService } from './services/credentials';
+import { createTerminalClient, createTerminalManager } from './terminals';
 import { createServices, type Services } from './services';
 import { createResolutionService } from './services/resolution';
 import { connectTemporal, createTemporalGateway, type TemporalGateway } from './temporal/gateway';
@@ -34,8 +36,10 @@ export async function buildApi(options: { config: Config; logger: Logger; databa
   const connection = await connectTemporal(options.temporalAddress);
   const temporal = createTemporalGateway(connection, { namespace: config.temporalNamespace, taskQueue: config.taskQueue });
   const services = createServices({ db: database.db, bus: database.bus, secretBox: createSecretBox(config.encryptionKeys), temporal, config, logger });
+  const terminalClient = createTerminalClient({ bus: database.bus, logger: logger.child({ component: 'terminals' }) });
   const routes = allRoutes({
     services,
+    terminalClient,
     db: database.db,
     legacyCreateTimeoutMs: config.legacyCreateTimeoutMs,
     bus: database.bus,
@@ -58,6 +62,7 @@ export async function buildApi(options: { config: Config; logger: Logger; databa
     services,
     temporal,
     close: async () => {
+      await terminalClient.shutdown();
       await services.replicaActivity.close();
       await temporal.close();
     },
@@ -76,6 +81,12 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
   const docker = createDocker(process.env);
   const secretBox = createSecretBox(config.encryptionKeys);
   const resolution = createResolutionService({ db: database.db, secretBox });
+  const workspaceRuntime = createWorkspaceRuntime(docker, {
+    image: config.sandboxImage,
+    logger: logger.child({ component: 'workspaces' }),
+    networkMode: config.sandboxNetworkMode,
+    memoryCapBytes: config.workspaceMemoryCapBytes,
+  });
   const sandbox = createSandboxRuntime(docker, {
     image: config.sandboxImage,
     poolSize: config.sandboxPoolSize,
@@ -102,12 +113,7 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
       db: database.db,
       secretBox,
       resolution,
-      runtime: createWorkspaceRuntime(docker, {
-        image: config.sandboxImage,
-        logger: logger.child({ component: 'workspaces' }),
-        networkMode: config.sandboxNetworkMode,
-        memoryCapBytes: config.workspaceMemoryCapBytes,
-      }),
+      runtime: workspaceRuntime,
       events: createReplicaEventEmitter(database.db, database.bus),
       credentials: createCredentialsService({ db: database.db, secretBox }),
       logger: logger.child({ component: 'workspace-activities' }),
@@ -116,7 +122,17 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
       publicBaseUrl: config.publicBaseUrl,
     },
   });
+  // Terminal sessions live in the worker that holds their TTY; the API reaches them over the bus.
+  const terminals = createTerminalManager({
+    bus: database.bus,
+    db: database.db,
+    owner: `${config.sandboxOwner}-${randomUUID().slice(0, 8)}`,
+    openTty: (replicaId, opts) => workspaceRuntime.openTty(replicaId, opts),
+    logger: logger.child({ component: 'terminals' }),
+  });
+  await terminals.start();
   const running = worker.run().finally(async () => {
+    await terminals.close();
     await sandbox.close();
     await connection.close();
   });

@@ -104,5 +104,9 @@ export function createApp(options: AppOptions): Koa {
   }
   app.use(router.routes());
   app.use(router.allowedMethods());
+  // A client leaving a stream early is normal; anything else Koa reports is worth a line.
+  app.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ERR_STREAM_PREMATURE_CLOSE' && err.code !== 'EPIPE' && err.code !== 'ECONNRESET') logger.error('koa error', { err });
+  });
   return app;
 }

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { EventBus } from '../../events/bus';
 import type { Logger } from '../../logger';
 import type { Services } from '../../services';
+import type { TerminalClient } from '../../terminals/client';
 import { buildOpenApi } from '../openapi';
 import type { Route } from '../route';
 import { environmentResourceRoutes } from './environmentResources';
@@ -15,6 +16,7 @@ import { organizationRoutes } from './organization';
 import { replicaActivityRoutes } from './replicaActivity';
 import { replicaRoutes } from './replicas';
 import { repositoryRoutes } from './repositories';
+import { terminalRoutes } from './terminals';
 
 export function allRoutes(deps: {
   services: Services;
@@ -24,6 +26,7 @@ export function allRoutes(deps: {
   probes: ReadinessProbe[];
   version: string;
   legacyCreateTimeoutMs: number;
+  terminalClient: TerminalClient;
 }): Route[] {
   const { services } = deps;
   // Static paths (`/v1/replica/repositories`) come before parameterised ones (`/v1/replica/:id`).
@@ -31,6 +34,7 @@ export function allRoutes(deps: {
     ...repositoryRoutes(services.repositories),
     ...replicaRoutes(services.replicas, { db: deps.db, bus: deps.bus, legacyCreateTimeoutMs: deps.legacyCreateTimeoutMs }),
     ...replicaActivityRoutes(services.replicaActivity, { logger: deps.logger }),
+    ...terminalRoutes({ client: deps.terminalClient, db: deps.db }),
     ...environmentRoutes(services.environments),
     ...environmentResourceRoutes(services.environmentResources),
     ...hookRoutes(services.hooks, deps.bus, deps.logger),

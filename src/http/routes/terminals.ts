@@ -1,0 +1,137 @@
+/**
+ * Terminal sessions of a workspace (interop §5, seed endpoint 4). The shells live in a
+ * worker; these routes reach them through the terminal client over the event bus.
+ */
+import type { Knex } from 'knex';
+import type { Context } from 'koa';
+import { object, successSchema } from '../../schemas/common';
+import { sessionParams, terminalInputBody, terminalSessionSchema, terminalSizeBody, workspaceParams } from '../../schemas/terminals';
+import type { TerminalClient } from '../../terminals/client';
+import { createTerminalService } from '../../terminals/service';
+import { defineRoute, type Route } from '../route';
+import { openSse } from '../sse';
+
+type WorkspaceP = { workspaceId: string };
+type SessionP = { workspaceId: string; sessionId: string };
+type Size = { cols: number; rows: number };
+type Input = { data: string; generation: number; sequence: number };
+
+const tag = 'Terminal';
+const base = '/v1/workspaces/:workspaceId/terminal/sessions';
+const success = { status: 200, description: 'Done', schema: successSchema };
+
+/** An SSE client resuming with the last offset it saw gets only what it missed. */
+function resumeOffset(ctx: Context): number {
+  const id = ctx.get('last-event-id');
+  return /^\d{1,15}$/.test(id) ? Number(id) : 0;
+}
+
+export function terminalRoutes(deps: { client: TerminalClient; db: Knex }): Route[] {
+  const terminals = createTerminalService(deps);
+  return [
+    defineRoute<WorkspaceP>({
+      method: 'get',
+      path: base,
+      operationId: 'listTerminalSessions',
+      summary: 'List the terminal sessions of an active workspace',
+      tag,
+      auth: 'apiKey',
+      params: workspaceParams,
+      response: { status: 200, description: 'The sessions, oldest first', schema: object({ sessions: { type: 'array', items: terminalSessionSchema } }, ['sessions']) },
+      errors: [400, 401, 404, 503],
+      handler: async ({ actor, params }) => ({ sessions: await terminals.list(actor, params.workspaceId) }),
+    }),
+    defineRoute<WorkspaceP, Record<string, never>, Size>({
+      method: 'post',
+      path: base,
+      operationId: 'createTerminalSession',
+      summary: 'Open a terminal (a login shell as the workspace user, on a real TTY)',
+      tag,
+      auth: 'apiKey',
+      params: workspaceParams,
+      body: terminalSizeBody,
+      response: { status: 201, description: 'The new session', schema: object({ session: terminalSessionSchema }, ['session']) },
+      errors: [400, 401, 404, 429, 503],
+      handler: async ({ actor, params, body }) => ({ session: await terminals.create(actor, params.workspaceId, body) }),
+    }),
+    defineRoute<SessionP, Record<string, never>, Input>({
+      method: 'post',
+      path: `${base}/:sessionId/input`,
+      operationId: 'writeTerminalInput',
+      summary: 'Write a batch of input; batches apply in sequence order within a generation',
+      tag,
+      auth: 'apiKey',
+      params: sessionParams,
+      body: terminalInputBody,
+      response: success,
+      errors: [400, 401, 404, 409],
+      handler: async ({ actor, params, body }) => {
+        await terminals.input(actor, params.workspaceId, params.sessionId, body);
+        return { success: true };
+      },
+    }),
+    defineRoute<SessionP, Record<string, never>, Size>({
+      method: 'post',
+      path: `${base}/:sessionId/resize`,
+      operationId: 'resizeTerminalSession',
+      summary: 'Resize the terminal',
+      tag,
+      auth: 'apiKey',
+      params: sessionParams,
+      body: terminalSizeBody,
+      response: success,
+      errors: [400, 401, 404, 409, 503],
+      handler: async ({ actor, params, body }) => {
+        await terminals.resize(actor, params.workspaceId, params.sessionId, body);
+        return { success: true };
+      },
+    }),
+    defineRoute<SessionP>({
+      method: 'delete',
+      path: `${base}/:sessionId`,
+      operationId: 'deleteTerminalSession',
+      summary: 'Stop the shell and delete the session',
+      tag,
+      auth: 'apiKey',
+      params: sessionParams,
+      response: success,
+      errors: [400, 401, 404],
+      handler: async ({ actor, params }) => {
+        await terminals.remove(actor, params.workspaceId, params.sessionId);
+        return { success: true };
+      },
+    }),
+    defineRoute<SessionP>({
+      method: 'get',
+      path: `${base}/:sessionId/stream`,
+      operationId: 'streamTerminalSession',
+      summary: 'Follow the terminal: recent output replayed, then live output, as server-sent events',
+      tag,
+      auth: 'apiKey',
+      params: sessionParams,
+      raw: true,
+      response: {
+        status: 200,
+        description:
+          'SSE: `output` events `{data}` (the replay first, then live output; each `id` is the output offset after it, ' +
+          'so a reconnect with Last-Event-ID replays only what was missed) and one `exit` event `{exitCode}` when the shell ends',
+        contentType: 'text/event-stream',
+      },
+      errors: [400, 401, 404, 503],
+      handler: async ({ actor, params, ctx }) => {
+        // Everything that can fail does so before the stream opens, as a JSON error.
+        const following = await terminals.follow(actor, params.workspaceId, params.sessionId, resumeOffset(ctx));
+        const sse = openSse(ctx);
+        sse.signal.addEventListener('abort', () => void following.stop());
+        following.start({
+          output: (data, end) => sse.send('output', { data }, String(end)),
+          exit: (exitCode) => {
+            sse.send('exit', { exitCode });
+            sse.close();
+            void following.stop();
+          },
+        });
+      },
+    }),
+  ];
+}

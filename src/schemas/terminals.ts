@@ -1,0 +1,34 @@
+/** Terminal sessions (interop §5): camelCase bodies, bounds from ARCHITECTURE.md "Terminal input". */
+import type { JsonSchema } from '../http/route';
+import { TERMINAL_LIMITS } from '../terminals/types';
+import { dateTime, object, uuid } from './common';
+
+const cols: JsonSchema = { type: 'integer', minimum: TERMINAL_LIMITS.minCols, maximum: TERMINAL_LIMITS.maxCols };
+const rows: JsonSchema = { type: 'integer', minimum: TERMINAL_LIMITS.minRows, maximum: TERMINAL_LIMITS.maxRows };
+const counter: JsonSchema = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
+
+export const workspaceParams = object({ workspaceId: uuid }, ['workspaceId']);
+export const sessionParams = object({ workspaceId: uuid, sessionId: uuid }, ['workspaceId', 'sessionId']);
+
+export const terminalSizeBody = object({ cols, rows }, ['cols', 'rows']);
+
+export const terminalInputBody = object(
+  {
+    data: { type: 'string', maxLength: TERMINAL_LIMITS.maxInputChars },
+    generation: { ...counter, description: "The client's counter; a higher one resets input ordering, an older one is 409" },
+    sequence: { ...counter, description: 'Zero-based batch number within the generation; batches apply in this order' },
+  },
+  ['data', 'generation', 'sequence'],
+);
+
+export const terminalSessionSchema: JsonSchema = {
+  type: 'object',
+  required: ['id', 'title', 'createdAt', 'exited'],
+  properties: {
+    id: uuid,
+    title: { type: 'string' },
+    createdAt: dateTime,
+    exited: { type: 'boolean' },
+    exitCode: { type: 'integer', description: 'Present once the shell has exited with a known status' },
+  },
+};
