@@ -71,6 +71,8 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     HANGAR_AGENT_EXECUTABLE: 'hangar-test-agent',
     HANGAR_WORKSPACE_MEMORY_CAP_MB: '1024',
     HANGAR_LEGACY_CREATE_TIMEOUT_SECONDS: '120',
+    // Short enough that the auto-sleep test waits seconds, long enough for the other tests.
+    HANGAR_WORKSPACE_IDLE_SECONDS: '20',
     // The smallest history limit, so workspace workflows continue as new during the suite.
     HANGAR_WORKSPACE_HISTORY_LIMIT: '50',
     ...env,
