@@ -13,8 +13,7 @@ const idParams = object({ id: uuid }, ['id']);
 const workspaceParams = object({ workspaceId: uuid }, ['workspaceId']);
 export const API_VERSION = '2026-05-17';
 
-function serializeDetails(row: ReplicaRow, waking: boolean, chats: Array<Record<string, any>>, include: Set<string>) {
-  const provisioningError = (row.config.provisioning_error as { message?: string } | undefined) ?? null;
+function serializeDetails(row: ReplicaRow, waking: boolean, chats: Array<Record<string, any>>, environment: unknown | undefined) {
   return {
     ...serializeReplicaListItem(row),
     coding_agent: row.coding_agent,
@@ -44,7 +43,7 @@ function serializeDetails(row: ReplicaRow, waking: boolean, chats: Array<Record<
       updated_at: new Date(c.updated_at).toISOString(),
       processing: c.processing,
     })),
-    ...(include.has('environment') ? { environment: { environment_id: row.environment_id, engine_version: 'hangar-1', provisioning_error: provisioningError } } : {}),
+    ...(environment === undefined ? {} : { environment }),
   };
 }
 
@@ -138,7 +137,9 @@ export function replicaRoutes(replicas: ReplicasService, deps: { db: Knex; bus: 
       errors: [400, 401, 404],
       handler: async ({ actor, params, query }) => {
         const { row, waking, chats } = await replicas.get(actor, params.id);
-        return { replica: serializeDetails(row, waking, chats, new Set((query.include ?? '').split(','))) };
+        const include = new Set((query.include ?? '').split(','));
+        const environment = include.has('environment') ? await replicas.environmentBlock(row) : undefined;
+        return { replica: serializeDetails(row, waking, chats, environment) };
       },
     }),
     defineRoute<{ id: string }>({

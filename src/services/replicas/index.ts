@@ -242,6 +242,55 @@ export function createReplicasService(deps: {
       return { row, waking, chats };
     },
 
+    /**
+     * The `include=environment` block (interop §4.2): what the workspace was given, by name
+     * only — never a value — and which agents it can run.
+     */
+    async environmentBlock(row: ReplicaRow) {
+      const environmentIds: string[] = row.environment_id
+        ? [row.environment_id, ...(await db('environments').where({ id: row.environment_id }).whereNotNull('source_environment_id').pluck('source_environment_id'))]
+        : [];
+      const globalId = (await db('environments').where({ organization_id: row.organization_id, is_global: true }).first())?.id;
+      const ids = [...new Set([globalId, ...environmentIds].filter(Boolean))] as string[];
+      const [files, variables, skills, credentials, hookLogs] = await Promise.all([
+        db('environment_files').whereIn('environment_id', ids).distinct('path').orderBy('path').pluck('path'),
+        db('environment_variables').whereIn('environment_id', ids).distinct('key').orderBy('key').pluck('key'),
+        db('environment_skills').whereIn('environment_id', ids).distinct('slug').orderBy('slug').pluck('slug'),
+        db('agent_credentials')
+          .where({ organization_id: row.organization_id })
+          .where((q) => {
+            q.whereNull('user_id');
+            if (row.user_id) q.orWhere('user_id', row.user_id);
+          })
+          .select('agent', 'kind', 'user_id'),
+        db('replica_hook_logs').where({ replica_id: row.id, kind: 'start' }).orderBy('executed_at').select('hook_name', 'exit_code', 'timed_out'),
+      ]);
+      const codingAgents = Object.fromEntries(
+        Object.keys(AGENTS).map((agent) => {
+          // A personal credential wins over the organization's, as at run time.
+          const found = credentials.filter((c: { agent: string }) => c.agent === agent).sort((a: { user_id: string | null }) => (a.user_id ? -1 : 1))[0];
+          return [agent, { available: !!found, auth_method: found?.kind ?? null }];
+        }),
+      );
+      const failed = hookLogs.some((h: { exit_code: number | null; timed_out: boolean }) => h.exit_code !== 0 || h.timed_out);
+      return {
+        environment_id: row.environment_id,
+        engine_version: 'hangar-1',
+        files_uploaded: files,
+        env_vars_set: variables,
+        skills_installed: skills,
+        integrations: { github: false, gitlab: false, linear: false, slack: false, google: false },
+        coding_agents: codingAgents,
+        hooks: {
+          global_warm_hook: null,
+          repositories: row.repositories.map((r) => ({ repository_name: r.name, warm_hook: null, start_hook: null })),
+          environment_start_hooks: { status: hookLogs.length === 0 ? 'none' : failed ? 'failed' : 'completed', count: hookLogs.length },
+        },
+        provisioning_error: (row.config.provisioning_error as { message?: string } | undefined) ?? null,
+        last_updated_at: row.updated_at.toISOString(),
+      };
+    },
+
     async remove(actor: Actor, id: string): Promise<void> {
       const row = await accessReplica(db, actor, id);
       await db('replicas').where({ id: row.id }).update({ deleted_at: db.fn.now() });
