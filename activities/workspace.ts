@@ -12,7 +12,8 @@ import type { ReplicaEventEmitter } from '../src/events/replicaEvents';
 import type { Logger } from '../src/logger';
 import type { WorkspaceRuntime } from '../src/sandbox/workspace';
 import type { ReplicaRow } from '../src/services/replicas/access';
-import type { ResolutionService } from '../src/services/resolution';
+import type { ResolutionService, ResolvedEnvironment } from '../src/services/resolution';
+import { environmentSetup, LOGIN_ENV_FILE, loginEnvScript, type EnvironmentSetup, type WarmHookLog } from './workspaceSetup';
 import { deliverWebhookOnce, webhookRetryDelay, WebhookDeliveryError, type WebhookEvent } from '../src/webhooks';
 import type { WorkspaceStatus } from '../workflows/shared';
 
@@ -33,10 +34,10 @@ export interface WorkspaceActivityDeps {
   publicBaseUrl?: string;
 }
 
-const HOOK_LOG_PREVIEW = 100_000;
+export const HOOK_LOG_PREVIEW = 100_000;
 const HEARTBEAT_MS = 5000;
 
-function heartbeating<T>(fn: () => Promise<T>): Promise<T> {
+export function heartbeating<T>(fn: () => Promise<T>): Promise<T> {
   const ctx = Context.current();
   const timer = setInterval(() => ctx.heartbeat(), HEARTBEAT_MS);
   return fn().finally(() => clearInterval(timer));
@@ -47,35 +48,73 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
 
   const replica = async (replicaId: string): Promise<ReplicaRow | null> => (await db('replicas').where({ id: replicaId }).first()) ?? null;
 
-  async function provision(row: ReplicaRow): Promise<void> {
+  /** The container a replica uses: a claimed warm-pool entry's, or its own. */
+  const keyOf = (row: ReplicaRow) => row.workspace_key ?? row.id;
+  const replicaEnv = (row: ReplicaRow): Record<string, string> => ({
+    HANGAR_WORKSPACE_ID: row.id,
+    ...(row.engine_secret_sealed ? { HANGAR_ENGINE_SECRET: deps.secretBox.open(row.engine_secret_sealed) } : {}),
+    ...(deps.publicBaseUrl ? { HANGAR_API_URL: deps.publicBaseUrl } : {}),
+  });
+
+  async function provision(row: ReplicaRow): Promise<{ warmPoolEnvironmentId?: string }> {
     const environmentId = row.environment_id ?? (await db('environments').where({ organization_id: row.organization_id, is_global: true }).first())?.id;
-    const resolved = await deps.resolution.resolve(row.organization_id, environmentId);
-    const env: Record<string, string> = {
-      ...resolved.variables,
-      HANGAR_WORKSPACE_ID: row.id,
-      ...(row.engine_secret_sealed ? { HANGAR_ENGINE_SECRET: deps.secretBox.open(row.engine_secret_sealed) } : {}),
-      ...(deps.publicBaseUrl ? { HANGAR_API_URL: deps.publicBaseUrl } : {}),
-    };
-    await runtime.ensure({ replicaId: row.id, size: row.size, env, labels: { 'dev.hangar.organization': row.organization_id } });
-
-    const ids = resolved.layers.map((l) => l.environment.id);
-    const skills = await db('environment_skills').whereIn('environment_id', ids).select('name', 'slug', 'source');
-    const mcps = await db('environment_mcps').whereIn('environment_id', ids).select('name', 'transport', 'config_sealed');
-    const mcpServers = Object.fromEntries(mcps.map((m: { name: string; transport: string; config_sealed: string }) => [m.name, { transport: m.transport, ...JSON.parse(deps.secretBox.open(m.config_sealed)) }]));
-    await runtime.writeFiles(row.id, [
-      ...resolved.files,
-      { path: '~/.hangar/skills.json', content: JSON.stringify({ skills }, null, 2) + '\n' },
-      { path: '~/.hangar/mcp.json', content: JSON.stringify({ mcpServers }, null, 2) + '\n' },
-      ...(resolved.environment.system_prompt || resolved.environment.personal_preferences
-        ? [{ path: '~/.hangar/system-prompt.md', content: [resolved.environment.system_prompt, resolved.environment.personal_preferences].filter(Boolean).join('\n\n') + '\n' }]
-        : []),
-    ]);
-    for (const repo of row.repositories) {
-      await runtime.checkout(row.id, { name: repo.name, url: repo.url, branch: repo.default_branch });
+    const setup = await environmentSetup(deps, row.organization_id, environmentId);
+    const pool = await db('warm_pool_configs').where({ environment_id: setup.resolved.environment.id, enabled: true }).first();
+    const claimed = pool ? await claimWarmWorkspace(row, setup) : null;
+    if (claimed) {
+      // A warm container: only the per-replica things are left, then the start hooks.
+      const env = { ...setup.env, ...replicaEnv(row) };
+      await runtime.ensure({ replicaId: claimed.id, size: row.size, env: setup.env });
+      await runtime.writeFiles(claimed.id, [{ path: LOGIN_ENV_FILE, content: loginEnvScript(env) }]);
+      await runStartHooks({ ...row, workspace_key: claimed.id }, setup.resolved, env);
+      return { warmPoolEnvironmentId: setup.resolved.environment.id };
     }
+    const key = keyOf(row);
+    await runtime.ensure({ replicaId: key, size: row.size, env: { ...setup.env, ...replicaEnv(row) }, labels: { 'dev.hangar.organization': row.organization_id } });
+    await runtime.writeFiles(key, setup.files);
+    for (const repo of row.repositories) {
+      await runtime.checkout(key, { name: repo.name, url: repo.url, branch: repo.default_branch });
+    }
+    await runStartHooks(row, setup.resolved);
+    return pool ? { warmPoolEnvironmentId: setup.resolved.environment.id } : {};
+  }
 
-    // Start hooks: the inherited ones, then the environment's own. A failing hook is logged
-    // and reported but does not block the workspace (as the original service behaves).
+  /**
+   * Takes a ready pool entry of the replica's environment built from the same environment
+   * (variables, files) with the same repositories, preferring the current generation. A retried
+   * provisioning finds the entry it already claimed.
+   */
+  async function claimWarmWorkspace(row: ReplicaRow, setup: EnvironmentSetup): Promise<{ id: string } | null> {
+    if (row.workspace_key && row.workspace_key !== row.id) {
+      const mine = await db('warm_pool_workspaces').where({ id: row.workspace_key, replica_id: row.id, status: 'assigned' }).first();
+      if (mine && (await runtime.state(mine.id)) === 'running') return mine;
+    }
+    const claimed = await db.transaction(async (trx) => {
+      const entry = await trx('warm_pool_workspaces as w')
+        .join('warm_pool_configs as c', 'c.id', 'w.warm_pool_config_id')
+        .where({ 'w.environment_id': setup.resolved.environment.id, 'w.status': 'ready', 'w.size': row.size, 'w.env_hash': setup.hash, 'c.enabled': true })
+        .whereRaw('w.repositories = ?::jsonb', [JSON.stringify(row.repositories.map((r) => ({ id: r.id, name: r.name, url: r.url, default_branch: r.default_branch })))])
+        .orderByRaw('(w.generation = c.generation) desc, w.created_at')
+        .forUpdate('w')
+        .skipLocked()
+        .first('w.id', 'w.hook_logs');
+      if (!entry) return null;
+      await trx('warm_pool_workspaces').where({ id: entry.id }).update({ status: 'assigned', replica_id: row.id, updated_at: trx.fn.now() });
+      await trx('replicas').where({ id: row.id }).update({ workspace_key: entry.id });
+      const logs = (entry.hook_logs ?? []) as WarmHookLog[];
+      if (logs.length) await trx('replica_hook_logs').insert(logs.map((l) => ({ ...l, id: crypto.randomUUID(), replica_id: row.id, kind: 'warm' })));
+      return { id: entry.id as string };
+    });
+    if (claimed) deps.logger.info('warm workspace claimed', { replicaId: row.id, entryId: claimed.id });
+    return claimed;
+  }
+
+  /**
+   * Start hooks: the inherited ones, then the environment's own. A failing hook is logged and
+   * reported but does not block the workspace (as the original service behaves).
+   */
+  async function runStartHooks(row: ReplicaRow, resolved: ResolvedEnvironment, env?: Record<string, string>): Promise<void> {
+    const key = keyOf(row);
     const own = await db('environment_hooks').where({ environment_id: resolved.environment.id, kind: 'start', is_active: true }).first();
     const hooks = [
       ...(await deps.resolution.inheritedHooks(resolved, 'start')).map((h) => ({ name: h.layer, script: h.content })),
@@ -85,7 +124,7 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
     await events.emit(row.id, 'hooks.started', { running: hooks.length, completed: 0 });
     let completed = 0;
     for (const hook of hooks) {
-      const result = await runtime.runHook(row.id, { name: hook.name, script: hook.script, timeoutMs: deps.hookTimeoutMs });
+      const result = await runtime.runHook(key, { name: hook.name, script: hook.script, timeoutMs: deps.hookTimeoutMs, env });
       completed++;
       await db('replica_hook_logs').insert({
         id: crypto.randomUUID(),
@@ -106,10 +145,10 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
   }
 
   /** Provisioning errors are final on the last attempt; earlier attempts retry. */
-  async function outcome(work: () => Promise<void>): Promise<{ ok: boolean; error?: string }> {
+  async function outcome(work: () => Promise<unknown>): Promise<{ ok: boolean; error?: string; warmPoolEnvironmentId?: string }> {
     try {
-      await heartbeating(work);
-      return { ok: true };
+      const result = await heartbeating(work);
+      return { ok: true, ...(result && typeof result === 'object' ? result : {}) };
     } catch (err) {
       const { attempt } = Context.current().info;
       deps.logger.warn('workspace provisioning failed', { attempt, err: err as Error });
@@ -129,17 +168,19 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
       const row = await replica(replicaId);
       if (!row) return { ok: false, error: 'the replica no longer exists' };
       return outcome(async () => {
-        if ((await runtime.state(replicaId)) === 'missing') await provision(row);
-        else await runtime.start(replicaId);
+        if ((await runtime.state(keyOf(row))) === 'missing') await provision(row);
+        else await runtime.start(keyOf(row));
       });
     },
 
     async stopWorkspace({ replicaId }: { replicaId: string }) {
-      await runtime.stop(replicaId);
+      const row = await replica(replicaId);
+      await runtime.stop(row ? keyOf(row) : replicaId);
     },
 
     async removeWorkspace({ replicaId }: { replicaId: string }) {
-      await runtime.remove(replicaId);
+      const row = await replica(replicaId);
+      await runtime.remove(row ? keyOf(row) : replicaId);
     },
 
     async setReplicaStatus({ replicaId, status, error }: { replicaId: string; status: WorkspaceStatus; error?: string }) {
@@ -243,9 +284,11 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
       let ok = false;
       try {
         exit = await heartbeating(() =>
-          runtime.exec(replicaId, {
+          runtime.exec(keyOf(row), {
             argv: command.argv,
-            env: command.env,
+            // A warm-pool container was created before the replica: its per-replica
+            // variables come with each exec.
+            env: { ...replicaEnv(row), ...command.env },
             stdin: command.stdin,
             cwd,
             signal: ctx.cancellationSignal,

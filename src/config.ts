@@ -23,6 +23,8 @@ export interface Config {
   /** Labels this process's sandboxes; one per live worker sharing a Docker engine. */
   sandboxOwner: string;
   hookTimeoutMs: number;
+  /** Ready workspaces kept per enabled warm pool (interop §2.12 documents 5). */
+  warmPoolSize: number;
   /** Replaces every coding agent's executable (tests: the image's hangar-test-agent). */
   agentExecutable: string | undefined;
   /** Caps a workspace's memory below its size's (small machines). */
@@ -120,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
     sandboxNetworkMode: env.HANGAR_SANDBOX_NETWORK || 'bridge',
     sandboxOwner: env.HANGAR_SANDBOX_OWNER || hostname(),
     hookTimeoutMs: int(env, 'HANGAR_HOOK_TIMEOUT_MS', 90_000, 1000, 900_000),
+    warmPoolSize: int(env, 'HANGAR_WARM_POOL_SIZE', 5, 0, 50),
     agentExecutable: env.HANGAR_AGENT_EXECUTABLE || undefined,
     workspaceMemoryCapBytes: env.HANGAR_WORKSPACE_MEMORY_CAP_MB ? int(env, 'HANGAR_WORKSPACE_MEMORY_CAP_MB', 0, 64, 1_048_576) * 1024 * 1024 : undefined,
     workspaceIdleMs: int(env, 'HANGAR_WORKSPACE_IDLE_SECONDS', 3600, 1, 30 * 86400) * 1000,

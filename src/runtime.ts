@@ -127,7 +127,11 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
     bus: database.bus,
     db: database.db,
     owner: `${config.sandboxOwner}-${randomUUID().slice(0, 8)}`,
-    openTty: (replicaId, opts) => workspaceRuntime.openTty(replicaId, opts),
+    // A replica that claimed a warm-pool workspace uses that entry's container.
+    openTty: async (replicaId, opts) => {
+      const row = await database.db('replicas').where({ id: replicaId }).first('workspace_key');
+      return workspaceRuntime.openTty(row?.workspace_key ?? replicaId, opts);
+    },
     logger: logger.child({ component: 'terminals' }),
   });
   await terminals.start();

@@ -1,2 +1,3 @@
 export { hookTestWorkflow } from './hookTest';
 export { workspaceWorkflow } from './workspace';
+export { warmPoolWorkflow } from './warmPool';

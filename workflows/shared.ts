@@ -65,3 +65,16 @@ export interface WorkspaceState {
 
 export const WORKSPACE_SIGNALS = { workRequested: 'workRequested', lifecycle: 'lifecycle' } as const;
 export const WORKSPACE_QUERIES = { state: 'state' } as const;
+
+// --- Warm pools ----------------------------------------------------------------------------
+
+export const warmPoolWorkflowId = (environmentId: string) => `warmPool/${environmentId}`;
+
+export interface WarmPoolInput {
+  configId: string;
+  environmentId: string;
+  organizationId: string;
+}
+
+/** Sent when the pool may need work: enabled or disabled, an entry claimed, a warm hook saved. */
+export const WARM_POOL_SIGNALS = { changed: 'warmPoolChanged' } as const;

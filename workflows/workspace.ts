@@ -10,6 +10,7 @@ import {
   continueAsNew,
   defineQuery,
   defineSignal,
+  getExternalWorkflowHandle,
   isCancellation,
   proxyActivities,
   setHandler,
@@ -18,8 +19,10 @@ import {
 } from '@temporalio/workflow';
 import type { WorkspaceActivities } from '../activities/workspace';
 import {
+  WARM_POOL_SIGNALS,
   WORKSPACE_QUERIES,
   WORKSPACE_SIGNALS,
+  warmPoolWorkflowId,
   type LifecycleRequest,
   type WorkspaceInput,
   type WorkspaceState,
@@ -93,6 +96,12 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
       return false;
     }
     await setStatus('active');
+    // The environment has a warm pool: it may have lost an entry to this workspace.
+    if ('warmPoolEnvironmentId' in result && result.warmPoolEnvironmentId) {
+      await getExternalWorkflowHandle(warmPoolWorkflowId(result.warmPoolEnvironmentId))
+        .signal(WARM_POOL_SIGNALS.changed)
+        .catch(() => undefined); // no pool workflow running: nothing to refill
+    }
     return true;
   };
 

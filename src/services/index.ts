@@ -46,7 +46,7 @@ export function createServices(deps: { db: Knex; bus: EventBus; secretBox: Secre
     repositories,
     environments,
     environmentResources: createEnvironmentResourcesService({ db, secretBox, environments, environmentsRepo }),
-    hooks: createHooksService({ db, environments, temporal }),
+    hooks: createHooksService({ db, environments, temporal, warmPoolSize: config.warmPoolSize }),
     resolution: createResolutionService({ db, secretBox }),
     credentials,
     organizationSettings,

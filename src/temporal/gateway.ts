@@ -6,13 +6,17 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { HttpError, badRequest, notFound, unavailable } from '../errors';
 import type { hookTestWorkflow } from '../../workflows/hookTest';
+import type { warmPoolWorkflow } from '../../workflows/warmPool';
 import type { workspaceWorkflow } from '../../workflows/workspace';
 import {
   FailureTypes,
   WORKSPACE_QUERIES,
   WORKSPACE_SIGNALS,
   startHookTestWorkflowId,
+  WARM_POOL_SIGNALS,
+  warmPoolWorkflowId,
   workspaceWorkflowId,
+  type WarmPoolInput,
   type HookTestInput,
   type HookTestResult,
   type LifecycleRequest,
@@ -28,6 +32,11 @@ export interface TemporalGateway {
   requestWork(replicaId: string, chatId: string): Promise<boolean>;
   requestLifecycle(replicaId: string, request: LifecycleRequest): Promise<boolean>;
   workspaceState(replicaId: string): Promise<WorkspaceState | null>;
+  /**
+   * Tells an environment's warm-pool workflow to look at its pool again; `start` starts it
+   * when it is not running (enabling). False when it is not running and `start` is not set.
+   */
+  warmPoolChanged(input: WarmPoolInput, start: boolean): Promise<boolean>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -118,6 +127,25 @@ export function createTemporalGateway(connection: Connection, options: { namespa
         return await client.workflow.getHandle(workspaceWorkflowId(replicaId)).query<WorkspaceState>(WORKSPACE_QUERIES.state);
       } catch (err) {
         if (err instanceof WorkflowNotFoundError) return null;
+        return translate(err);
+      }
+    },
+    async warmPoolChanged(input, start) {
+      try {
+        if (start) {
+          await client.workflow.signalWithStart<typeof warmPoolWorkflow, []>('warmPoolWorkflow', {
+            taskQueue: options.taskQueue,
+            workflowId: warmPoolWorkflowId(input.environmentId),
+            args: [input],
+            signal: WARM_POOL_SIGNALS.changed,
+            signalArgs: [],
+          });
+          return true;
+        }
+        await client.workflow.getHandle(warmPoolWorkflowId(input.environmentId)).signal(WARM_POOL_SIGNALS.changed);
+        return true;
+      } catch (err) {
+        if (err instanceof WorkflowNotFoundError) return false;
         return translate(err);
       }
     },

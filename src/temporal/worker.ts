@@ -12,6 +12,7 @@ import {
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
 import { createHookActivities, type HookActivityDeps } from '../../activities/hooks';
+import { createWarmPoolActivities } from '../../activities/warmPool';
 import { createWorkspaceActivities, type WorkspaceActivityDeps } from '../../activities/workspace';
 import type { Logger } from '../logger';
 
@@ -69,7 +70,7 @@ export async function createHangarWorker(deps: WorkerDeps): Promise<{ worker: Wo
     namespace: deps.namespace,
     taskQueue: deps.taskQueue,
     workflowBundle: await workflowBundle(),
-    activities: { ...createHookActivities(deps.activities), ...createWorkspaceActivities(deps.workspace) },
+    activities: { ...createHookActivities(deps.activities), ...createWorkspaceActivities(deps.workspace), ...createWarmPoolActivities(deps.workspace) },
   });
   return { worker, connection };
 }

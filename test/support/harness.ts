@@ -103,7 +103,8 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
       await worker.shutdown();
       // Workspaces deleted near the end may not have been removed yet: leave no container
       // or volume of this run behind.
-      const replicaIds: string[] = await database.db('replicas').pluck('id');
+      // Warm-pool workspaces are named after their pool entry.
+      const replicaIds: string[] = [...(await database.db('replicas').pluck('id')), ...(await database.db('warm_pool_workspaces').pluck('id'))];
       const docker = createDocker();
       await Promise.all(
         replicaIds.map(async (id) => {

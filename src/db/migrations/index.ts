@@ -8,6 +8,7 @@ import * as m002 from './002_credentials_and_org_settings';
 import * as m003 from './003_model_catalog';
 import * as m004 from './004_api_keys_and_profile';
 import * as m005 from './005_workspaces';
+import * as m006 from './006_warm_pools';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -20,6 +21,7 @@ const migrations: Array<[string, Migration]> = [
   ['003_model_catalog', m003],
   ['004_api_keys_and_profile', m004],
   ['005_workspaces', m005],
+  ['006_warm_pools', m006],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -6,7 +6,7 @@ import { HttpError } from '../../errors';
 import type { Logger } from '../../logger';
 import { object } from '../../schemas/common';
 import { environmentIdParam } from '../../schemas/environments';
-import { HOOK_MAX_CHARS, serializeHook, serializeWarmPool, type HooksService } from '../../services/hooks';
+import { HOOK_MAX_CHARS, serializeHook, serializeWarmPool, serializeWarmPoolWorkspace, type HooksService } from '../../services/hooks';
 import type { HookKind } from '../../../workflows/shared';
 import { defineRoute, type Route } from '../route';
 import { openSse } from '../sse';
@@ -184,6 +184,18 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
       response: { status: 200, description: 'The warm-pool settings with stats', schema: object({ warm_pool: warmPool }, ['warm_pool']) },
       errors: [400, 401, 403, 404],
       handler: async ({ actor, params, body }) => ({ warm_pool: serializeWarmPool(await hooks.setWarmPool(actor, params.environmentId, body.enabled)) }),
+    }),
+    defineRoute<{ configId: string }, Record<string, never>, never>({
+      method: 'get',
+      path: '/v1/warm-pools/:configId/workspaces',
+      operationId: 'listWarmPoolWorkspaces',
+      summary: "A warm pool's most recent workspaces (up to 10)",
+      tag,
+      auth: 'apiKey',
+      params: object({ configId: { type: 'string', format: 'uuid' } }, ['configId']),
+      response: { status: 200, description: 'The entries, newest first', schema: object({ workspaces: { type: 'array', items: { type: 'object' } } }, ['workspaces']) },
+      errors: [400, 401, 404],
+      handler: async ({ actor, params }) => ({ workspaces: (await hooks.poolWorkspaces(actor, params.configId)).map(serializeWarmPoolWorkspace) }),
     }),
   );
   return routes;

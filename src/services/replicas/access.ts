@@ -29,6 +29,8 @@ export interface ReplicaRow {
   webhook_secret_sealed: string | null;
   engine_secret_hash: string;
   engine_secret_sealed: string | null;
+  /** The container (and volume) suffix: a claimed warm-pool entry's id, or null for the replica's own. */
+  workspace_key?: string | null;
   repositories: Array<{ id: string; name: string; url: string; default_branch: string }>;
   last_activity_at: Date | null;
   created_at: Date;

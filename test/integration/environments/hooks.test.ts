@@ -214,5 +214,7 @@ describe('start hooks and warm hooks', () => {
     expect(state.warm_hook).to.include({ version: 2 });
     expect(state.warm_pool).to.include({ enabled: true });
     expect((await api.put(`${base}/warm-pools`, { enabled: 'yes' })).status).to.equal(400);
+    // Disabled again, so the pool does not keep workspaces for the rest of the suite.
+    expect((await api.put(`${base}/warm-pools`, { enabled: false })).body.warm_pool).to.include({ enabled: false });
   });
 });
