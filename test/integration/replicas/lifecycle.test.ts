@@ -32,6 +32,29 @@ async function exec(replicaId: string, cmd: string): Promise<string> {
   return Buffer.concat(out).toString();
 }
 
+/** Reads GET /v1/replica/{id}/events?after=0 until `enough` says so; returns the event types. */
+async function readEvents(key: string, replicaId: string, enough: (types: string[]) => boolean): Promise<string[]> {
+  const res = await fetch(`${harness().baseUrl}/v1/replica/${replicaId}/events?after=0`, { headers: { authorization: `Bearer ${key}` } });
+  expect(res.headers.get('content-type')).to.match(/^text\/event-stream/);
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  const types: string[] = [];
+  let buffer = '';
+  while (!enough(types)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    const blocks = buffer.split('\n\n');
+    buffer = blocks.pop()!;
+    for (const block of blocks) {
+      const data = block.split('\n').find((l) => l.startsWith('data: '));
+      if (data) types.push((JSON.parse(data.slice(6)) as { type: string }).type);
+    }
+  }
+  await reader.cancel();
+  return types;
+}
+
 async function statusOf(key: string, id: string): Promise<string> {
   const rows = await harness().database.db('replicas').where({ id }).select('status');
   void key;
@@ -68,6 +91,12 @@ describe('replicas: a workspace from create to delete', function () {
     }, 60_000);
     expect(await exec(replica.id, 'cat ~/workspaces/app/notes.txt')).to.include('written-by-agent');
     expect(await exec(replica.id, 'cat ~/hook-ran.txt; echo "$GREETING"')).to.include('start hook ran').and.include('hello-from-env');
+
+    // The events stream, replayed from its start, shows the whole story so far.
+    const seen = await readEvents(org.org_api_key, replica.id, (types) => types.includes('chat.turn.completed'));
+    for (const type of ['replica.status.changed', 'chat.created', 'chat.turn.accepted', 'chat.turn.started', 'chat.turn.delta', 'chat.turn.completed']) {
+      expect(seen, type).to.include(type);
+    }
 
     const details = (await api.get(`/v1/replica/${replica.id}?include=environment`)).body.replica;
     expect(details).to.include({ status: 'active', coding_agent: 'agent_1', waking: false });
