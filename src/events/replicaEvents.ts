@@ -34,6 +34,11 @@ export function createReplicaEventEmitter(db: Knex, bus: EventBus): ReplicaEvent
   };
 }
 
+/** A `replica_events` row as the stream sends it. */
+export function toReplicaEvent(r: { id: string | number; ts: Date; type: string; payload: unknown }): ReplicaEvent {
+  return { id: String(r.id), ts: new Date(r.ts).toISOString(), type: r.type, payload: r.payload };
+}
+
 export async function readReplicaEvents(db: Knex, replicaId: string, afterId: string | null, limit = 500): Promise<ReplicaEvent[]> {
   const rows = await db('replica_events')
     .where({ replica_id: replicaId })
@@ -43,10 +48,5 @@ export async function readReplicaEvents(db: Knex, replicaId: string, afterId: st
     .orderBy('id')
     .limit(limit)
     .select('id', 'ts', 'type', 'payload');
-  return rows.map((r: { id: string | number; ts: Date; type: string; payload: unknown }) => ({
-    id: String(r.id),
-    ts: new Date(r.ts).toISOString(),
-    type: r.type,
-    payload: r.payload,
-  }));
+  return rows.map(toReplicaEvent);
 }

@@ -5,7 +5,7 @@
  * directories the user owns are listed, so unpacking never touches `/home` or `/tmp`.
  */
 import { posix } from 'node:path';
-import { pack, type Header } from 'tar-stream';
+import { pack, type Header, type Pack } from 'tar-stream';
 import type { PreparedFile } from './request';
 import { SANDBOX_HOME } from './request';
 import { RUN_DIR } from './runner';
@@ -50,7 +50,8 @@ export function archiveEntries(input: ArchiveInput, mtime = new Date()): Entry[]
   ];
 }
 
-export async function buildArchive(input: ArchiveInput): Promise<Buffer> {
+/** A tar-stream pack and the Buffer it becomes once finalized. */
+export function packToBuffer(): { tar: Pack; done: Promise<Buffer> } {
   const tar = pack();
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -58,6 +59,11 @@ export async function buildArchive(input: ArchiveInput): Promise<Buffer> {
     tar.on('end', () => resolve(Buffer.concat(chunks)));
     tar.on('error', reject);
   });
+  return { tar, done };
+}
+
+export async function buildArchive(input: ArchiveInput): Promise<Buffer> {
+  const { tar, done } = packToBuffer();
   for (const entry of archiveEntries(input)) {
     if (entry.body === undefined) {
       tar.entry(entry.header);

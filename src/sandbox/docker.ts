@@ -64,6 +64,48 @@ export const DEFAULT_LIMITS: SandboxLimits = {
   networkMode: 'bridge',
 };
 
+/**
+ * The hardening every Hangar container shares, hook sandbox and workspace alike: not
+ * privileged, no capabilities, no new privileges, memory without swap, CPU and pids limits,
+ * private IPC, no host paths, no restart, no engine-side logs (output is read over exec).
+ */
+export function hardenedContainer(options: {
+  memoryBytes: number;
+  nanoCpus: number;
+  pidsLimit: number;
+  networkMode: string;
+  oomScoreAdj: number;
+  mounts: Docker.MountSettings[];
+}): Pick<Docker.ContainerCreateOptions, 'AttachStdin' | 'AttachStdout' | 'AttachStderr' | 'Tty' | 'OpenStdin' | 'NetworkDisabled' | 'HostConfig'> {
+  return {
+    AttachStdin: false,
+    AttachStdout: false,
+    AttachStderr: false,
+    Tty: false,
+    OpenStdin: false,
+    NetworkDisabled: options.networkMode === 'none',
+    HostConfig: {
+      Init: true,
+      Privileged: false,
+      CapDrop: ['ALL'],
+      SecurityOpt: ['no-new-privileges'],
+      Memory: options.memoryBytes,
+      MemorySwap: options.memoryBytes,
+      NanoCpus: options.nanoCpus,
+      PidsLimit: options.pidsLimit,
+      OomScoreAdj: options.oomScoreAdj,
+      NetworkMode: options.networkMode,
+      IpcMode: 'private',
+      Binds: [],
+      Mounts: options.mounts,
+      ReadonlyRootfs: false,
+      AutoRemove: false,
+      RestartPolicy: { Name: 'no' },
+      LogConfig: { Type: 'none', Config: {} },
+    },
+  };
+}
+
 export function sandboxContainerSpec(
   image: string,
   limits: SandboxLimits,
@@ -76,32 +118,8 @@ export function sandboxContainerSpec(
     User: '65534:65534',
     WorkingDir: SANDBOX_HOME,
     Labels: { ...labels, [LABEL_ROLE]: HOOK_SANDBOX_ROLE },
-    AttachStdin: false,
-    AttachStdout: false,
-    AttachStderr: false,
-    Tty: false,
-    OpenStdin: false,
-    NetworkDisabled: limits.networkMode === 'none',
-    HostConfig: {
-      Init: true,
-      Privileged: false,
-      CapDrop: ['ALL'],
-      SecurityOpt: ['no-new-privileges'],
-      Memory: limits.memoryBytes,
-      MemorySwap: limits.memoryBytes,
-      NanoCpus: limits.nanoCpus,
-      PidsLimit: limits.pidsLimit,
-      // Under host memory pressure the kernel picks sandbox processes first.
-      OomScoreAdj: 500,
-      NetworkMode: limits.networkMode,
-      IpcMode: 'private',
-      Binds: [],
-      Mounts: [],
-      ReadonlyRootfs: false,
-      AutoRemove: false,
-      RestartPolicy: { Name: 'no' },
-      LogConfig: { Type: 'none', Config: {} },
-    },
+    // Under host memory pressure the kernel picks sandbox processes first.
+    ...hardenedContainer({ ...limits, oomScoreAdj: 500, mounts: [] }),
   };
 }
 

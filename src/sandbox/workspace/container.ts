@@ -5,7 +5,7 @@
  * does runs as `hangar` through execs, which cannot signal PID 1.
  */
 import type Docker from 'dockerode';
-import { LABEL_ROLE } from '../docker';
+import { hardenedContainer, LABEL_ROLE } from '../docker';
 import { SandboxInputError } from '../errors';
 import { SANDBOX_HOME } from '../request';
 import type { WorkspaceSize } from './types';
@@ -92,33 +92,14 @@ export function workspaceContainerSpec(
     WorkingDir: SANDBOX_HOME,
     Env: containerEnv(env),
     Labels: { ...labels, [LABEL_ROLE]: WORKSPACE_ROLE, [LABEL_REPLICA]: replicaId },
-    AttachStdin: false,
-    AttachStdout: false,
-    AttachStderr: false,
-    Tty: false,
-    OpenStdin: false,
-    NetworkDisabled: limits.networkMode === 'none',
-    HostConfig: {
-      Init: true,
-      Privileged: false,
-      // git and ssh run as uid 1000 and need no capability; root in an exec gets none either.
-      CapDrop: ['ALL'],
-      SecurityOpt: ['no-new-privileges'],
-      Memory: limits.memoryBytes,
-      MemorySwap: limits.memoryBytes,
-      NanoCpus: limits.nanoCpus,
-      PidsLimit: WORKSPACE_PIDS_LIMIT,
-      OomScoreAdj: 300,
-      NetworkMode: limits.networkMode,
-      IpcMode: 'private',
-      Binds: [],
-      // A new volume is filled from the image's /home/hangar, ownership (uid 1000) included.
-      Mounts: [{ Type: 'volume', Source: name, Target: SANDBOX_HOME, ReadOnly: false }],
-      ReadonlyRootfs: false,
-      AutoRemove: false,
-      RestartPolicy: { Name: 'no' },
-      LogConfig: { Type: 'none', Config: {} },
-    },
+    // git and ssh run as uid 1000 and need no capability; root in an exec gets none either.
+    // A new volume is filled from the image's /home/hangar, ownership (uid 1000) included.
+    ...hardenedContainer({
+      ...limits,
+      pidsLimit: WORKSPACE_PIDS_LIMIT,
+      oomScoreAdj: 300,
+      mounts: [{ Type: 'volume', Source: name, Target: SANDBOX_HOME, ReadOnly: false }],
+    }),
   };
 }
 

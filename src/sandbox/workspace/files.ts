@@ -5,7 +5,7 @@
  * directories keep their owner and mode; new ones are private to `hangar`.
  */
 import { posix } from 'node:path';
-import { pack } from 'tar-stream';
+import { packToBuffer } from '../archive';
 import { SandboxInputError } from '../errors';
 import { resolveSandboxPath, SANDBOX_HOME } from '../request';
 import type { WorkspaceFile } from './types';
@@ -59,13 +59,7 @@ const tarName = (absolute: string) => absolute.replace(/^\/+/, '');
 
 export async function buildFilesArchive(files: PreparedFile[], mtime = new Date()): Promise<Buffer> {
   const owner = { uid: HANGAR_UID, gid: HANGAR_GID, uname: 'hangar', gname: 'hangar', mtime };
-  const tar = pack();
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    tar.on('data', (chunk: unknown) => void chunks.push(chunk as Buffer));
-    tar.on('end', () => resolve(Buffer.concat(chunks)));
-    tar.on('error', reject);
-  });
+  const { tar, done } = packToBuffer();
   for (const dir of parentDirs(files)) {
     tar.entry({ ...owner, name: `${tarName(dir)}/`, type: 'directory', mode: 0o700 });
   }

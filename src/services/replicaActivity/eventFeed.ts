@@ -7,7 +7,7 @@
  */
 import type { Knex } from 'knex';
 import type { EventBus } from '../../events/bus';
-import { replicaChannel, type ReplicaEvent } from '../../events/replicaEvents';
+import { replicaChannel, toReplicaEvent, type ReplicaEvent } from '../../events/replicaEvents';
 import type { EventWatermark } from './eventWatermark';
 
 export interface FollowHandle {
@@ -33,12 +33,7 @@ async function readRange(db: Knex, replicaId: string, after: bigint, upTo: bigin
     .orderBy('id')
     .limit(BATCH)
     .select('id', 'ts', 'type', 'payload');
-  return rows.map((r: { id: string | number; ts: Date; type: string; payload: unknown }) => ({
-    id: String(r.id),
-    ts: new Date(r.ts).toISOString(),
-    type: r.type,
-    payload: r.payload,
-  }));
+  return rows.map(toReplicaEvent);
 }
 
 export function createReplicaEventFeed(deps: { db: Knex; bus: EventBus; watermark: EventWatermark }) {

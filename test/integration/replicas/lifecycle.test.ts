@@ -8,29 +8,12 @@ import { createDocker } from '../../../src/sandbox';
 import { harness } from '../../support/harness';
 import { as, errorOf, newOrg, request } from '../../support/http';
 import { createBareRepo } from '../../support/gitRepo';
+import { execInContainer } from '../../support/containerExec';
 import { until } from '../../support/wait';
 
 const V = { 'X-Api-Version': '2026-05-17' };
 
-async function exec(replicaId: string, cmd: string): Promise<string> {
-  const container = createDocker().getContainer(`hangar-ws-${replicaId}`);
-  const run = await container.exec({ Cmd: ['bash', '-lc', cmd], User: '1000', AttachStdout: true, AttachStderr: true });
-  const stream = await run.start({});
-  const chunks: Buffer[] = [];
-  await new Promise<void>((resolve) => {
-    stream.on('data', (c: Buffer) => chunks.push(c));
-    stream.on('end', () => resolve());
-  });
-  // Strip Docker's 8-byte stream frame headers.
-  const raw = Buffer.concat(chunks);
-  const out: Buffer[] = [];
-  for (let i = 0; i + 8 <= raw.length; ) {
-    const size = raw.readUInt32BE(i + 4);
-    out.push(raw.subarray(i + 8, i + 8 + size));
-    i += 8 + size;
-  }
-  return Buffer.concat(out).toString();
-}
+const exec = (replicaId: string, cmd: string) => execInContainer(`hangar-ws-${replicaId}`, cmd);
 
 /** Reads GET /v1/replica/{id}/events?after=0 until `enough` says so; returns the event types. */
 async function readEvents(key: string, replicaId: string, enough: (types: string[]) => boolean): Promise<string[]> {

@@ -10,25 +10,10 @@ import { createDocker } from '../../../src/sandbox';
 import { hashEngineSecret } from '../../../src/services/replicas';
 import { createBareRepo } from '../../support/gitRepo';
 import { startHarness, type Harness } from '../../support/harness';
+import { execInContainer } from '../../support/containerExec';
 import { until } from '../../support/wait';
 
-async function exec(name: string, cmd: string): Promise<string> {
-  const run = await createDocker().getContainer(name).exec({ Cmd: ['bash', '-lc', cmd], User: '1000', AttachStdout: true, AttachStderr: true });
-  const stream = await run.start({});
-  const chunks: Buffer[] = [];
-  await new Promise<void>((resolve) => {
-    stream.on('data', (c: Buffer) => chunks.push(c));
-    stream.on('end', () => resolve());
-  });
-  const raw = Buffer.concat(chunks);
-  const out: Buffer[] = [];
-  for (let i = 0; i + 8 <= raw.length; ) {
-    const size = raw.readUInt32BE(i + 4);
-    out.push(raw.subarray(i + 8, i + 8 + size));
-    i += 8 + size;
-  }
-  return Buffer.concat(out).toString();
-}
+const exec = execInContainer;
 
 const containerExists = async (name: string) => (await createDocker().listContainers({ all: true, filters: { name: [`^/${name}$`] } })).length > 0;
 
