@@ -92,6 +92,8 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
   const bringUp = async (fresh: boolean): Promise<boolean> => {
     const result = fresh ? await containers.provisionWorkspace({ replicaId }) : await containers.startWorkspace({ replicaId });
     if (!result.ok) {
+      // The replica stays readable with its error; a half-built container does not stay.
+      await containers.removeWorkspace({ replicaId });
       await setStatus('error', result.error);
       return false;
     }

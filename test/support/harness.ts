@@ -63,7 +63,9 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     HANGAR_ENCRYPTION_KEYS: generateEncryptionKey('test'),
     HANGAR_TASK_QUEUE: `hangar-test-${randomBytes(3).toString('hex')}`,
     HANGAR_SANDBOX_POOL_SIZE: '2',
-    HANGAR_SANDBOX_OWNER: 'hangar-tests',
+    // Unique per harness: a sandbox runtime removes other instances' containers of its owner
+    // as leftovers of a crashed process, so two runs (or two harnesses) must not share one.
+    HANGAR_SANDBOX_OWNER: `hangar-tests-${randomBytes(4).toString('hex')}`,
     // Short enough that the deadline test does not wait 90 s; the default stays 90 s.
     HANGAR_HOOK_TIMEOUT_MS: '6000',
     // Workspaces: the image's deterministic agent stands in for every coding agent, and a

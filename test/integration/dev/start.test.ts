@@ -34,7 +34,7 @@ describe('npm start (the one-process dev server)', function () {
       HANGAR_TEMPORAL_PORT: String(ports.temporal),
       HANGAR_TEMPORAL_UI_PORT: String(ports.ui),
       HANGAR_SANDBOX_POOL_SIZE: '1',
-      HANGAR_SANDBOX_OWNER: 'hangar-tests-dev',
+      HANGAR_SANDBOX_OWNER: `hangar-tests-dev-${process.pid}`,
     };
     delete env.DATABASE_URL;
     delete env.TEMPORAL_ADDRESS;

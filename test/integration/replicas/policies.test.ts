@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { createDocker } from '../../../src/sandbox';
 import { harness } from '../../support/harness';
 import { as, errorOf, newOrg, request } from '../../support/http';
 import { until } from '../../support/wait';
@@ -23,6 +24,9 @@ describe('replicas: lifecycle policies and failures', function () {
     expect(message.status).to.equal(409);
     errorOf(message);
     expect((await api.post(`/v1/replica/${id}/sleep`)).status).to.equal(409);
+    // Nothing of the failed attempt is left on the Docker engine.
+    const docker = createDocker();
+    expect(await docker.listContainers({ all: true, filters: { name: [`hangar-ws-${id}`] } })).to.have.length(0);
     await api.delete(`/v1/replica/${id}`);
   });
 
