@@ -9,6 +9,7 @@ import type { EventBus } from '../events/bus';
 import { createReplicaEventEmitter } from '../events/replicaEvents';
 import type { Logger } from '../logger';
 import type { TemporalGateway } from '../temporal/gateway';
+import { automationEnvironmentReferenceCheck, createAutomationsService } from './automations';
 import { createCredentialsService } from './credentials';
 import { createModelCatalogService } from './modelCatalog';
 import { createOrganizationSettingsService } from './organizationSettings';
@@ -32,7 +33,7 @@ export function createServices(deps: { db: Knex; bus: EventBus; secretBox: Secre
     db,
     environments: environmentsRepo,
     repositories,
-    referenceChecks: [organizationSettings.environmentReferenceCheck],
+    referenceChecks: [organizationSettings.environmentReferenceCheck, automationEnvironmentReferenceCheck],
   });
   const credentials = createCredentialsService({ db, secretBox });
   const modelCatalog = createModelCatalogService({
@@ -73,6 +74,7 @@ export function createServices(deps: { db: Knex; bus: EventBus; secretBox: Secre
       timings: { idleMs: config.workspaceIdleMs, archiveAfterMs: config.workspaceArchiveAfterMs, historyLimit: config.workspaceHistoryLimit },
     }),
     userAccount: createUserAccountService({ db, identity }),
+    automations: createAutomationsService({ db, secretBox, isModelAllowed: (organizationId, agent, model) => modelCatalog.isModelAllowed(organizationId, agent, model) }),
   };
 }
 

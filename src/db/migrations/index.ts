@@ -9,6 +9,7 @@ import * as m003 from './003_model_catalog';
 import * as m004 from './004_api_keys_and_profile';
 import * as m005 from './005_workspaces';
 import * as m006 from './006_warm_pools';
+import * as m007 from './007_automations';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -22,6 +23,7 @@ const migrations: Array<[string, Migration]> = [
   ['004_api_keys_and_profile', m004],
   ['005_workspaces', m005],
   ['006_warm_pools', m006],
+  ['007_automations', m007],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -7,6 +7,7 @@ import { buildOpenApi } from '../openapi';
 import type { Route } from '../route';
 import { environmentResourceRoutes } from './environmentResources';
 import { accountRoutes } from './account';
+import { automationRoutes } from './automations';
 import { credentialsRoutes } from './credentials';
 import { environmentRoutes } from './environments';
 import { hookRoutes } from './hooks';
@@ -42,6 +43,7 @@ export function allRoutes(deps: {
     ...organizationRoutes(services.organizationSettings),
     ...modelsRoutes(services.modelCatalog),
     ...accountRoutes(services.userAccount),
+    ...automationRoutes(services.automations),
   ];
   const meta = metaRoutes({ probes: deps.probes, openapi: () => buildOpenApi(api, { version: deps.version }) });
   return [...meta, ...api];

@@ -1,0 +1,80 @@
+import type { Route } from '../route';
+import { defineRoute } from '../route';
+import { object, page, pageEnvelope, pageQuery, successSchema, uuid } from '../../schemas/common';
+import { automationEnvelope, automationSchema, createAutomationBody, listAutomationsQuery, updateAutomationBody } from '../../schemas/automations';
+import type { AutomationsService, CreateAutomationInput, ListAutomationsQuery, UpdateAutomationInput } from '../../services/automations';
+
+const idParams = object({ id: uuid }, ['id']);
+const tag = 'Automations';
+
+export function automationRoutes(automations: AutomationsService): Route[] {
+  return [
+    defineRoute<Record<string, never>, ListAutomationsQuery>({
+      method: 'get',
+      path: '/v1/automations',
+      operationId: 'listAutomations',
+      summary: 'List automations (filters: enabled, search, trigger_type, scope)',
+      tag,
+      auth: 'apiKey',
+      query: pageQuery(20, listAutomationsQuery),
+      response: { status: 200, description: 'A page of automations', schema: pageEnvelope('automations', automationSchema) },
+      errors: [400, 401, 403],
+      handler: async ({ actor, query }) => {
+        const { rows, total } = await automations.list(actor, query);
+        return page('automations', rows, total, query.page, query.limit);
+      },
+    }),
+    defineRoute<Record<string, never>, Record<string, never>, CreateAutomationInput>({
+      method: 'post',
+      path: '/v1/automations',
+      operationId: 'createAutomation',
+      summary: 'Create an organization or personal automation',
+      tag,
+      auth: 'apiKey',
+      body: createAutomationBody,
+      response: { status: 201, description: 'The created automation', schema: automationEnvelope },
+      errors: [400, 401, 403, 404],
+      handler: async ({ actor, body }) => ({ automation: await automations.create(actor, body) }),
+    }),
+    defineRoute<{ id: string }>({
+      method: 'get',
+      path: '/v1/automations/:id',
+      operationId: 'getAutomation',
+      summary: 'Get an automation',
+      tag,
+      auth: 'apiKey',
+      params: idParams,
+      response: { status: 200, description: 'The automation', schema: automationEnvelope },
+      errors: [400, 401, 403, 404],
+      handler: async ({ actor, params }) => ({ automation: await automations.get(actor, params.id) }),
+    }),
+    defineRoute<{ id: string }, Record<string, never>, UpdateAutomationInput>({
+      method: 'patch',
+      path: '/v1/automations/:id',
+      operationId: 'updateAutomation',
+      summary: 'Update an automation (only the fields sent change)',
+      tag,
+      auth: 'apiKey',
+      params: idParams,
+      body: updateAutomationBody,
+      response: { status: 200, description: 'The updated automation', schema: automationEnvelope },
+      errors: [400, 401, 403, 404],
+      handler: async ({ actor, params, body }) => ({ automation: await automations.update(actor, params.id, body) }),
+    }),
+    defineRoute<{ id: string }>({
+      method: 'delete',
+      path: '/v1/automations/:id',
+      operationId: 'deleteAutomation',
+      summary: 'Delete an automation and all its execution history',
+      tag,
+      auth: 'apiKey',
+      params: idParams,
+      response: { status: 200, description: 'Deleted', schema: successSchema },
+      errors: [401, 403, 404],
+      handler: async ({ actor, params }) => {
+        await automations.remove(actor, params.id);
+        return { success: true };
+      },
+    }),
+  ];
+}
