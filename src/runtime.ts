@@ -97,6 +97,18 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
     ownerId: config.sandboxOwner,
     logger: logger.child({ component: 'sandbox' }),
   });
+  // Automation runs create replicas from an activity, exactly as the API does: the replicas
+  // service of `createServices`, over its own Temporal client connection (the worker's
+  // NativeConnection cannot start workflows).
+  const clientConnection = await connectTemporal(options.temporalAddress);
+  const runServices = createServices({
+    db: database.db,
+    bus: database.bus,
+    secretBox,
+    temporal: createTemporalGateway(clientConnection, { namespace: config.temporalNamespace, taskQueue: config.taskQueue }),
+    config,
+    logger,
+  });
   const { worker, connection } = await createHangarWorker({
     logger,
     address: options.temporalAddress,
@@ -121,6 +133,11 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
       hookTimeoutMs: config.hookTimeoutMs,
       publicBaseUrl: config.publicBaseUrl,
     },
+    automationRuns: {
+      db: database.db,
+      createReplica: (actor, input, source) => runServices.replicas.create(actor, input, source),
+      logger: logger.child({ component: 'automation-runs' }),
+    },
   });
   // Terminal sessions live in the worker that holds their TTY; the API reaches them over the bus.
   const terminals = createTerminalManager({
@@ -139,6 +156,8 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
     await terminals.close();
     await sandbox.close();
     await connection.close();
+    await runServices.replicaActivity.close();
+    await clientConnection.close();
   });
   return {
     sandbox,

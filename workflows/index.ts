@@ -1,3 +1,4 @@
 export { hookTestWorkflow } from './hookTest';
 export { workspaceWorkflow } from './workspace';
 export { warmPoolWorkflow } from './warmPool';
+export { automationRunWorkflow } from './run';

@@ -78,3 +78,14 @@ export interface WarmPoolInput {
 
 /** Sent when the pool may need work: enabled or disabled, an entry claimed, a warm hook saved. */
 export const WARM_POOL_SIGNALS = { changed: 'warmPoolChanged' } as const;
+
+// --- Automation runs -----------------------------------------------------------------------
+
+export const automationRunWorkflowId = (executionId: string) => `run/${executionId}`;
+
+/** One fire of an automation; its execution row (status `pending`) exists before the start. */
+export interface AutomationRunInput {
+  executionId: string;
+  automationId: string;
+  organizationId: string;
+}

@@ -120,3 +120,27 @@ export const automationSchema: JsonSchema = {
 };
 
 export const automationEnvelope = object({ automation: automationSchema }, ['automation']);
+
+export const triggerAutomationBody: JsonSchema = object({ payload: { type: 'object', description: 'Embedded in the prompt under `## Trigger Payload`' } });
+
+export const triggerAutomationResponse: JsonSchema = object(
+  { execution_id: uuid, workspace_id: { ...nullableUuid, description: 'Null when the run had not created its workspace within ~15 s' } },
+  ['execution_id', 'workspace_id'],
+);
+
+export const executionSchema: JsonSchema = {
+  type: 'object',
+  required: ['id', 'automation_id', 'organization_id', 'workspace_id', 'triggered_at', 'trigger_payload', 'status', 'config', 'error', 'completed_at'],
+  properties: {
+    id: uuid,
+    automation_id: uuid,
+    organization_id: uuid,
+    workspace_id: nullableUuid,
+    triggered_at: dateTime,
+    trigger_payload: { type: 'object' },
+    status: { enum: ['pending', 'creating', 'running', 'completed', 'failed'] },
+    config: { type: 'object' },
+    error: nullableString,
+    completed_at: { type: ['string', 'null'], format: 'date-time' },
+  },
+};

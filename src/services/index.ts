@@ -74,7 +74,7 @@ export function createServices(deps: { db: Knex; bus: EventBus; secretBox: Secre
       timings: { idleMs: config.workspaceIdleMs, archiveAfterMs: config.workspaceArchiveAfterMs, historyLimit: config.workspaceHistoryLimit },
     }),
     userAccount: createUserAccountService({ db, identity }),
-    automations: createAutomationsService({ db, secretBox, isModelAllowed: (organizationId, agent, model) => modelCatalog.isModelAllowed(organizationId, agent, model) }),
+    automations: createAutomationsService({ db, secretBox, temporal, isModelAllowed: (organizationId, agent, model) => modelCatalog.isModelAllowed(organizationId, agent, model) }),
   };
 }
 

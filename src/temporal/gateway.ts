@@ -3,12 +3,14 @@
  * (503 when the cluster is unreachable), never in routes.
  */
 import { randomUUID } from 'node:crypto';
-import { Client, Connection, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
+import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { HttpError, badRequest, notFound, unavailable } from '../errors';
 import type { hookTestWorkflow } from '../../workflows/hookTest';
 import type { warmPoolWorkflow } from '../../workflows/warmPool';
 import type { workspaceWorkflow } from '../../workflows/workspace';
+import type { automationRunWorkflow } from '../../workflows/run';
 import {
+  automationRunWorkflowId,
   FailureTypes,
   WORKSPACE_QUERIES,
   WORKSPACE_SIGNALS,
@@ -16,6 +18,7 @@ import {
   WARM_POOL_SIGNALS,
   warmPoolWorkflowId,
   workspaceWorkflowId,
+  type AutomationRunInput,
   type WarmPoolInput,
   type HookTestInput,
   type HookTestResult,
@@ -37,6 +40,8 @@ export interface TemporalGateway {
    * when it is not running (enabling). False when it is not running and `start` is not set.
    */
   warmPoolChanged(input: WarmPoolInput, start: boolean): Promise<boolean>;
+  /** Starts `run/{executionId}` (idempotent: an already started run is left alone). */
+  startAutomationRun(input: AutomationRunInput): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -147,6 +152,18 @@ export function createTemporalGateway(connection: Connection, options: { namespa
       } catch (err) {
         if (err instanceof WorkflowNotFoundError) return false;
         return translate(err);
+      }
+    },
+    async startAutomationRun(input) {
+      try {
+        await client.workflow.start<typeof automationRunWorkflow>('automationRunWorkflow', {
+          taskQueue: options.taskQueue,
+          workflowId: automationRunWorkflowId(input.executionId),
+          args: [input],
+        });
+      } catch (err) {
+        if (err instanceof WorkflowExecutionAlreadyStartedError) return;
+        translate(err);
       }
     },
     async ping() {

@@ -11,6 +11,7 @@ import {
   type LogLevel as TemporalLogLevel,
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
+import { createAutomationRunActivities, type AutomationRunActivityDeps } from '../../activities/automationRuns';
 import { createHookActivities, type HookActivityDeps } from '../../activities/hooks';
 import { createWarmPoolActivities } from '../../activities/warmPool';
 import { createWorkspaceActivities, type WorkspaceActivityDeps } from '../../activities/workspace';
@@ -60,6 +61,7 @@ export interface WorkerDeps {
   taskQueue: string;
   activities: HookActivityDeps;
   workspace: WorkspaceActivityDeps;
+  automationRuns: AutomationRunActivityDeps;
 }
 
 export async function createHangarWorker(deps: WorkerDeps): Promise<{ worker: Worker; connection: NativeConnection }> {
@@ -70,7 +72,11 @@ export async function createHangarWorker(deps: WorkerDeps): Promise<{ worker: Wo
     namespace: deps.namespace,
     taskQueue: deps.taskQueue,
     workflowBundle: await workflowBundle(),
-    activities: { ...createHookActivities(deps.activities), ...createWorkspaceActivities(deps.workspace), ...createWarmPoolActivities(deps.workspace) },
+    activities: {
+      ...createHookActivities(deps.activities),
+      ...createWorkspaceActivities(deps.workspace), ...createWarmPoolActivities(deps.workspace),
+      ...createAutomationRunActivities(deps.automationRuns),
+    },
   });
   return { worker, connection };
 }

@@ -1,7 +1,16 @@
 import type { Route } from '../route';
 import { defineRoute } from '../route';
 import { object, page, pageEnvelope, pageQuery, successSchema, uuid } from '../../schemas/common';
-import { automationEnvelope, automationSchema, createAutomationBody, listAutomationsQuery, updateAutomationBody } from '../../schemas/automations';
+import {
+  automationEnvelope,
+  automationSchema,
+  createAutomationBody,
+  executionSchema,
+  listAutomationsQuery,
+  triggerAutomationBody,
+  triggerAutomationResponse,
+  updateAutomationBody,
+} from '../../schemas/automations';
 import type { AutomationsService, CreateAutomationInput, ListAutomationsQuery, UpdateAutomationInput } from '../../services/automations';
 
 const idParams = object({ id: uuid }, ['id']);
@@ -60,6 +69,36 @@ export function automationRoutes(automations: AutomationsService): Route[] {
       response: { status: 200, description: 'The updated automation', schema: automationEnvelope },
       errors: [400, 401, 403, 404],
       handler: async ({ actor, params, body }) => ({ automation: await automations.update(actor, params.id, body) }),
+    }),
+    defineRoute<{ id: string }, Record<string, never>, { payload?: Record<string, unknown> } | undefined>({
+      method: 'post',
+      path: '/v1/automations/:id/trigger',
+      operationId: 'triggerAutomation',
+      summary: 'Fire an automation by hand (also when disabled); waits up to ~15 s for its workspace id',
+      tag,
+      auth: 'apiKey',
+      params: idParams,
+      body: triggerAutomationBody,
+      bodyOptional: true,
+      response: { status: 200, description: 'The execution and its workspace (null if not created yet)', schema: triggerAutomationResponse },
+      errors: [400, 401, 403, 404, 503],
+      handler: async ({ actor, params, body }) => automations.trigger(actor, params.id, body?.payload),
+    }),
+    defineRoute<{ id: string }, { page: number; limit: number }>({
+      method: 'get',
+      path: '/v1/automations/:id/executions',
+      operationId: 'listAutomationExecutions',
+      summary: 'Run history of an automation, newest first',
+      tag,
+      auth: 'apiKey',
+      params: idParams,
+      query: pageQuery(20),
+      response: { status: 200, description: 'A page of executions', schema: pageEnvelope('executions', executionSchema) },
+      errors: [400, 401, 403, 404],
+      handler: async ({ actor, params, query }) => {
+        const { rows, total } = await automations.listExecutions(actor, params.id, query);
+        return page('executions', rows, total, query.page, query.limit);
+      },
     }),
     defineRoute<{ id: string }>({
       method: 'delete',

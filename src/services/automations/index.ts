@@ -9,6 +9,7 @@ import type { AgentId, ThinkingLevel } from '../../agents/catalog';
 import type { SecretBox } from '../../crypto/secretBox';
 import { badRequest, forbidden, HttpError, notFound } from '../../errors';
 import type { EnvironmentReferenceCheck } from '../environments';
+import type { TemporalGateway } from '../../temporal/gateway';
 import type { Actor } from '../identity';
 import { createAutomationsRepository, type AutomationRow, type AutomationWrite, type AutomationsRepository } from './repository';
 import { checkCrossFieldRules, cronMirror, normaliseConfig, normaliseTriggers, type ConfigInput, type Trigger } from './rules';
@@ -44,6 +45,36 @@ export interface CreateAutomationInput extends UpdateAutomationInput {
   scope?: 'org' | 'user';
 }
 
+export interface ExecutionRow {
+  id: string;
+  automation_id: string;
+  organization_id: string;
+  workspace_id: string | null;
+  triggered_at: Date;
+  trigger_payload: Record<string, unknown>;
+  status: 'pending' | 'creating' | 'running' | 'completed' | 'failed';
+  config: Record<string, unknown>;
+  error: string | null;
+  completed_at: Date | null;
+}
+
+export function serializeExecution(row: ExecutionRow) {
+  return {
+    id: row.id,
+    automation_id: row.automation_id,
+    organization_id: row.organization_id,
+    workspace_id: row.workspace_id,
+    triggered_at: row.triggered_at.toISOString(),
+    trigger_payload: row.trigger_payload ?? {},
+    status: row.status,
+    config: row.config ?? {},
+    error: row.error,
+    completed_at: row.completed_at ? row.completed_at.toISOString() : null,
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 export type AutomationScope = 'org' | 'user' | 'all';
 
 export interface ListAutomationsQuery {
@@ -69,7 +100,11 @@ export function createAutomationsService(deps: {
   db: Knex;
   secretBox: SecretBox;
   isModelAllowed(organizationId: string, agent: AgentId, model: string): Promise<boolean>;
+  /** Starts `run/{executionId}` workflows (manual triggers). */
+  temporal: Pick<TemporalGateway, 'startAutomationRun'>;
   repo?: AutomationsRepository;
+  /** How long a manual trigger waits for its run to record the workspace id. */
+  triggerWaitMs?: number;
 }) {
   const { db, secretBox } = deps;
   const repo = deps.repo ?? createAutomationsRepository(db);
@@ -274,6 +309,55 @@ export function createAutomationsService(deps: {
         const write = await prepare(actor, input, current, current.user_id, trx);
         return serialize(await repo.update(current.id, write, trx));
       });
+    },
+
+    /**
+     * Manual fire (interop §10.5): records a `pending` execution with the payload and the
+     * automation's config snapshot, starts `run/{executionId}`, then waits up to
+     * `triggerWaitMs` (15 s) for the run to record its workspace — `workspace_id` is null if
+     * it has not yet. Same access rules as reading the automation. A disabled automation can
+     * still be fired by hand (`enabled` gates only the automatic triggers).
+     */
+    async trigger(actor: Actor, id: string, payload: Record<string, unknown> | undefined) {
+      const row = await access(actor, id);
+      const executionId = randomUUID();
+      await db('automation_executions').insert({
+        id: executionId,
+        automation_id: row.id,
+        organization_id: row.organization_id,
+        trigger_payload: JSON.stringify(payload ?? {}),
+        status: 'pending',
+        config: JSON.stringify(normaliseConfig(row.config, null)),
+      });
+      try {
+        await deps.temporal.startAutomationRun({ executionId, automationId: row.id, organizationId: row.organization_id });
+      } catch (err) {
+        await db('automation_executions')
+          .where({ id: executionId })
+          .update({ status: 'failed', error: `the run could not be started: ${(err as Error).message}`, completed_at: db.fn.now() });
+        throw err;
+      }
+      const deadline = Date.now() + (deps.triggerWaitMs ?? 15_000);
+      for (;;) {
+        const exec = await db('automation_executions').where({ id: executionId }).first('workspace_id', 'status');
+        if (exec?.workspace_id || !exec || exec.status === 'failed' || Date.now() >= deadline) {
+          return { execution_id: executionId, workspace_id: (exec?.workspace_id as string | null) ?? null };
+        }
+        await sleep(200);
+      }
+    },
+
+    /** Run history, newest first (interop §10.6). */
+    async listExecutions(actor: Actor, id: string, query: { page: number; limit: number }) {
+      const row = await access(actor, id);
+      const base = db('automation_executions').where({ automation_id: row.id, organization_id: row.organization_id });
+      const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
+      const rows: ExecutionRow[] = await base
+        .clone()
+        .orderBy([{ column: 'triggered_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+        .limit(query.limit)
+        .offset((query.page - 1) * query.limit);
+      return { rows: rows.map(serializeExecution), total: Number(count) };
     },
 
     /**
