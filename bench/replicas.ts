@@ -11,6 +11,7 @@
  *   BENCH_CALLS=20 npm run bench:replicas
  */
 import { startHarness } from '../test/support/harness';
+import { sseData } from '../test/support/sse';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 10);
 
@@ -39,36 +40,17 @@ async function main() {
       ids.push(id);
       // Follow the events stream from its start; the status event says when it is active.
       const events = await fetch(`${harness.baseUrl}/v1/replica/${id}/events?after=0`, { headers });
-      const reader = events.body!.getReader();
-      const decoder = new TextDecoder();
-      let buffer = '';
       let active = false;
-      let sentProbe = false;
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += decoder.decode(value, { stream: true });
-        const blocks = buffer.split('\n\n');
-        buffer = blocks.pop()!;
-        for (const block of blocks) {
-          const data = block.split('\n').find((l) => l.startsWith('data: '));
-          if (!data) continue;
-          const event = JSON.parse(data.slice(6)) as { type: string; payload: any };
-          if (!active && event.type === 'replica.status.changed' && event.payload.status === 'active') {
-            active = true;
-            createToActive.push(performance.now() - started);
-          }
-          if (active && !sentProbe) {
-            sentProbe = true;
-            await fetch(`${harness.baseUrl}/v1/replica/${id}/messages`, { method: 'POST', headers, body: JSON.stringify({ message: 'probe line' }) });
-          }
-          if (event.type === 'chat.turn.delta' && JSON.stringify(event.payload).includes('probe line')) {
-            const emitted = Date.parse(event.payload.event.timestamp);
-            streamLatency.push(Date.now() - emitted);
-            await reader.cancel();
-          }
+      for await (const event of sseData<{ type: string; payload: any }>(events)) {
+        if (!active && event.type === 'replica.status.changed' && event.payload.status === 'active') {
+          active = true;
+          createToActive.push(performance.now() - started);
+          await fetch(`${harness.baseUrl}/v1/replica/${id}/messages`, { method: 'POST', headers, body: JSON.stringify({ message: 'probe line' }) });
         }
-        if (streamLatency.length > i) break;
+        if (event.type === 'chat.turn.delta' && JSON.stringify(event.payload).includes('probe line')) {
+          streamLatency.push(Date.now() - Date.parse(event.payload.event.timestamp));
+          break;
+        }
       }
     }
     // From a warm pool: an environment with its pool enabled, one claim per ready workspace.
@@ -94,24 +76,12 @@ async function main() {
       const id = ((await res.json()) as { replica: { id: string } }).replica.id;
       ids.push(id);
       const events = await fetch(`${harness.baseUrl}/v1/replica/${id}/events?after=0`, { headers });
-      const reader = events.body!.getReader();
-      const decoder = new TextDecoder();
-      let buffer = '';
-      for (let active = false; !active; ) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += decoder.decode(value, { stream: true });
-        const blocks = buffer.split('\n\n');
-        buffer = blocks.pop()!;
-        for (const block of blocks) {
-          const data = block.split('\n').find((l) => l.startsWith('data: '));
-          if (data && (JSON.parse(data.slice(6)) as { type: string; payload: { status?: string } }).type === 'replica.status.changed' && data.includes('"active"')) {
-            active = true;
-            warmToActive.push(performance.now() - started);
-          }
+      for await (const event of sseData<{ type: string; payload: { status?: string } }>(events)) {
+        if (event.type === 'replica.status.changed' && event.payload.status === 'active') {
+          warmToActive.push(performance.now() - started);
+          break;
         }
       }
-      await reader.cancel();
       const row = await harness.database.db('replicas').where({ id }).first('workspace_key');
       if (row?.workspace_key && row.workspace_key !== id) warmClaims++;
     }

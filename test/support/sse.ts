@@ -25,3 +25,25 @@ export async function postSse(path: string, key: string, body: unknown): Promise
   }
   return { status: res.status, contentType, events };
 }
+
+/** Yields each `data:` payload of a server-sent-events response, parsed, as it arrives. */
+export async function* sseData<T = any>(res: Response): AsyncGenerator<T> {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      const blocks = buffer.split('\n\n');
+      buffer = blocks.pop()!;
+      for (const block of blocks) {
+        const data = block.split('\n').find((l) => l.startsWith('data: '));
+        if (data) yield JSON.parse(data.slice(6)) as T;
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}

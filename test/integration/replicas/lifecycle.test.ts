@@ -9,6 +9,7 @@ import { harness } from '../../support/harness';
 import { as, errorOf, newOrg, request } from '../../support/http';
 import { createBareRepo } from '../../support/gitRepo';
 import { execInContainer } from '../../support/containerExec';
+import { sseData } from '../../support/sse';
 import { until } from '../../support/wait';
 
 const V = { 'X-Api-Version': '2026-05-17' };
@@ -19,22 +20,11 @@ const exec = (replicaId: string, cmd: string) => execInContainer(`hangar-ws-${re
 async function readEvents(key: string, replicaId: string, enough: (types: string[]) => boolean): Promise<string[]> {
   const res = await fetch(`${harness().baseUrl}/v1/replica/${replicaId}/events?after=0`, { headers: { authorization: `Bearer ${key}` } });
   expect(res.headers.get('content-type')).to.match(/^text\/event-stream/);
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
   const types: string[] = [];
-  let buffer = '';
-  while (!enough(types)) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    const blocks = buffer.split('\n\n');
-    buffer = blocks.pop()!;
-    for (const block of blocks) {
-      const data = block.split('\n').find((l) => l.startsWith('data: '));
-      if (data) types.push((JSON.parse(data.slice(6)) as { type: string }).type);
-    }
+  for await (const event of sseData<{ type: string }>(res)) {
+    types.push(event.type);
+    if (enough(types)) break;
   }
-  await reader.cancel();
   return types;
 }
 
