@@ -153,7 +153,9 @@ describe('automation runs: manual trigger and run history', function () {
     expect((await as(org.org_api_key).post(`/v1/automations/${mine.id}/trigger`, {})).status).to.equal(403);
     expect((await as(org.org_api_key).get(`/v1/automations/${mine.id}/executions`)).status).to.equal(403);
     // Nothing was recorded by the refused calls.
-    expect(await db()('automation_executions').whereIn('automation_id', [mine.id, orgAutomation.id]).count({ n: '*' })).to.deep.equal([{ n: '0' }]);
+    // (PostgreSQL answers a count as a string, the embedded database as a number.)
+    const [{ n }] = await db()('automation_executions').whereIn('automation_id', [mine.id, orgAutomation.id]).count({ n: '*' });
+    expect(Number(n)).to.equal(0);
     // The owner can read its (empty) history.
     const list = await personal.get(`/v1/automations/${mine.id}/executions`);
     expect(list.status).to.equal(200);
