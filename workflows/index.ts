@@ -2,3 +2,4 @@ export { hookTestWorkflow } from './hookTest';
 export { workspaceWorkflow } from './workspace';
 export { warmPoolWorkflow } from './warmPool';
 export { automationRunWorkflow } from './run';
+export { automationScheduleWorkflow } from './automation';

@@ -89,3 +89,15 @@ export interface AutomationRunInput {
   automationId: string;
   organizationId: string;
 }
+
+// --- Automation schedules ---------------------------------------------------------------
+
+export const automationWorkflowId = (automationId: string) => `automation/${automationId}`;
+export const AUTOMATION_SIGNALS = { configChanged: 'configChanged' } as const;
+
+export interface AutomationScheduleInput {
+  automationId: string;
+  organizationId: string;
+  /** Fires so far in earlier runs of this workflow (continue-as-new). */
+  fires?: number;
+}

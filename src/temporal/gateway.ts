@@ -18,6 +18,8 @@ import {
   WARM_POOL_SIGNALS,
   warmPoolWorkflowId,
   workspaceWorkflowId,
+  automationWorkflowId,
+  AUTOMATION_SIGNALS,
   type AutomationRunInput,
   type WarmPoolInput,
   type HookTestInput,
@@ -42,6 +44,8 @@ export interface TemporalGateway {
   warmPoolChanged(input: WarmPoolInput, start: boolean): Promise<boolean>;
   /** Starts `run/{executionId}` (idempotent: an already started run is left alone). */
   startAutomationRun(input: AutomationRunInput): Promise<void>;
+  /** Tells an automation's schedule loop to re-read it, starting the loop if needed. */
+  automationChanged(automationId: string, organizationId: string, options?: { startIfMissing?: boolean }): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -74,6 +78,7 @@ function translate(err: unknown): never {
 
 export function createTemporalGateway(connection: Connection, options: { namespace: string; taskQueue: string }): TemporalGateway {
   const client = new Client({ connection, namespace: options.namespace });
+  const options_ = options;
 
   /** Signals a workspace workflow; false when it has ended (a closed workflow takes no signals). */
   async function signal(replicaId: string, name: string, arg: unknown): Promise<boolean> {
@@ -152,6 +157,24 @@ export function createTemporalGateway(connection: Connection, options: { namespa
       } catch (err) {
         if (err instanceof WorkflowNotFoundError) return false;
         return translate(err);
+      }
+    },
+    async automationChanged(automationId, organizationId, options = {}) {
+      try {
+        if (options.startIfMissing === false) {
+          await client.workflow.getHandle(automationWorkflowId(automationId)).signal(AUTOMATION_SIGNALS.configChanged);
+          return;
+        }
+        await client.workflow.signalWithStart('automationScheduleWorkflow', {
+          taskQueue: options_.taskQueue,
+          workflowId: automationWorkflowId(automationId),
+          args: [{ automationId, organizationId }],
+          signal: AUTOMATION_SIGNALS.configChanged,
+          signalArgs: [],
+        });
+      } catch (err) {
+        if (err instanceof WorkflowNotFoundError) return;
+        translate(err);
       }
     },
     async startAutomationRun(input) {

@@ -12,6 +12,7 @@ import {
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
 import { createAutomationRunActivities, type AutomationRunActivityDeps } from '../../activities/automationRuns';
+import { createAutomationScheduleActivities } from '../../activities/automationSchedule';
 import { createHookActivities, type HookActivityDeps } from '../../activities/hooks';
 import { createWarmPoolActivities } from '../../activities/warmPool';
 import { createWorkspaceActivities, type WorkspaceActivityDeps } from '../../activities/workspace';
@@ -76,6 +77,7 @@ export async function createHangarWorker(deps: WorkerDeps): Promise<{ worker: Wo
       ...createHookActivities(deps.activities),
       ...createWorkspaceActivities(deps.workspace), ...createWarmPoolActivities(deps.workspace),
       ...createAutomationRunActivities(deps.automationRuns),
+      ...createAutomationScheduleActivities({ db: deps.workspace.db }),
     },
   });
   return { worker, connection };

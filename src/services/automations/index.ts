@@ -101,7 +101,7 @@ export function createAutomationsService(deps: {
   secretBox: SecretBox;
   isModelAllowed(organizationId: string, agent: AgentId, model: string): Promise<boolean>;
   /** Starts `run/{executionId}` workflows (manual triggers). */
-  temporal: Pick<TemporalGateway, 'startAutomationRun'>;
+  temporal: Pick<TemporalGateway, 'startAutomationRun' | 'automationChanged'>;
   repo?: AutomationsRepository;
   /** How long a manual trigger waits for its run to record the workspace id. */
   triggerWaitMs?: number;
@@ -264,10 +264,10 @@ export function createAutomationsService(deps: {
       }
       const ownerId = personal ? actor.userId : null;
       await checkModel(actor, input, null);
-      return db.transaction(async (trx) => {
+      const row = await db.transaction(async (trx) => {
         const { scope: _scope, ...fields } = input;
         const write = await prepare(actor, fields, null, ownerId, trx);
-        const row = await repo.insert(
+        return repo.insert(
           {
             ...write,
             id: randomUUID(),
@@ -278,8 +278,9 @@ export function createAutomationsService(deps: {
           },
           trx,
         );
-        return serialize(row);
       });
+      await deps.temporal.automationChanged(row.id, row.organization_id);
+      return serialize(row);
     },
 
     async list(actor: Actor, query: ListAutomationsQuery) {
@@ -304,11 +305,14 @@ export function createAutomationsService(deps: {
 
     async update(actor: Actor, id: string, input: UpdateAutomationInput) {
       await checkModel(actor, input, await access(actor, id));
-      return db.transaction(async (trx) => {
+      const row = await db.transaction(async (trx) => {
         const current = await access(actor, id, trx, true);
         const write = await prepare(actor, input, current, current.user_id, trx);
-        return serialize(await repo.update(current.id, write, trx));
+        return repo.update(current.id, write, trx);
       });
+      // The schedule loop re-reads the automation at once (a new time, enabled, disabled).
+      await deps.temporal.automationChanged(row.id, row.organization_id);
+      return serialize(row);
     },
 
     /**
@@ -365,10 +369,13 @@ export function createAutomationsService(deps: {
      * replaces the history part with stopping its workflows and a cleanup workflow.)
      */
     async remove(actor: Actor, id: string): Promise<void> {
-      await db.transaction(async (trx) => {
-        const row = await access(actor, id, trx, true);
-        await repo.delete(row.id, trx);
+      const row = await db.transaction(async (trx) => {
+        const found = await access(actor, id, trx, true);
+        await repo.delete(found.id, trx);
+        return found;
       });
+      // The loop finds the row gone and ends.
+      await deps.temporal.automationChanged(row.id, row.organization_id, { startIfMissing: false });
     },
   };
 }
