@@ -13,7 +13,6 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
 import { createAdmin } from '../src/admin';
 import { createPostgresBus } from '../src/events/bus';
 import { createApp } from '../src/http/app';
@@ -23,10 +22,11 @@ import { silentLogger } from '../src/logger';
 import { createDocker } from '../src/sandbox';
 import { createIdentityService } from '../src/services/identity';
 import { createTerminalClient, createTerminalManager } from '../src/terminals';
+import { SERVER_URL, withServer } from '../test/support/harness';
+import { sseData } from '../test/support/sse';
 import { createDockerOpenTty, startTtyContainer } from '../test/support/ttyDocker';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
-const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -52,16 +52,6 @@ function watcher(text: () => string) {
       return new Promise((resolve) => waiters.push({ test, resolve }));
     },
   };
-}
-
-async function withServer<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: SERVER_URL });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
 }
 
 async function main() {
@@ -98,16 +88,9 @@ async function main() {
     const abort = new AbortController();
     const res = await fetch(`${sessions}/${session.id}/stream`, { headers, signal: abort.signal });
     void (async () => {
-      const decoder = new TextDecoder();
-      let buffer = '';
       try {
-        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-          buffer += decoder.decode(chunk, { stream: true });
-          for (let at = buffer.indexOf('\n\n'); at >= 0; at = buffer.indexOf('\n\n')) {
-            const data = buffer.slice(0, at).split('\n').find((l) => l.startsWith('data: '));
-            buffer = buffer.slice(at + 2);
-            if (data) output += (JSON.parse(data.slice(6)) as { data: string }).data ?? '';
-          }
+        for await (const event of sseData<{ data?: string }>(res)) {
+          output += event.data ?? '';
           seen.notify();
         }
       } catch {

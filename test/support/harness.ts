@@ -29,9 +29,11 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** The PostgreSQL server tests and benches create their databases on. */
+export const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-async function withServer<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `fn` with a client on the server's default database (CREATE/DROP DATABASE). */
+export async function withServer<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: SERVER_URL });
   await client.connect();
   try {
