@@ -73,13 +73,13 @@ export function createApp(options: AppOptions): Koa {
     });
   });
 
-  app.use(jsonBody(options.bodyLimitBytes));
-
   for (const route of options.routes) {
     const validateParams = route.params ? compileValidator('params', route.params) : null;
     const validateQuery = route.query ? compileValidator('query', route.query) : null;
     const validateBody = route.body ? compileValidator('body', route.body) : null;
+    const parseBody = route.ownBody ? null : jsonBody(options.bodyLimitBytes);
     router[route.method](route.path, async (ctx) => {
+      if (parseBody) await parseBody(ctx);
       const authorization = ctx.get('authorization') || undefined;
       const workspaceId = ctx.get('x-workspace-id');
       if (route.auth === 'apiKeyOrEngine' && workspaceId && options.authenticateEngine) {

@@ -2,7 +2,7 @@
  * JSON body parsing with a byte limit: 413 over the limit, 415 for a body that is not JSON,
  * 400 for malformed JSON. Requests without a body leave `ctx.request.body` undefined.
  */
-import type { Context, Next } from 'koa';
+import type { Context } from 'koa';
 import { HttpError, badRequest } from '../errors';
 
 declare module 'koa' {
@@ -30,9 +30,10 @@ function hasBody(ctx: Context): boolean {
   return ctx.get('transfer-encoding') !== '' || (length !== '' && length !== '0');
 }
 
+/** Parses the request's JSON body into `ctx.request.body` (and keeps the bytes in `rawBody`). */
 export function jsonBody(limit: number) {
-  return async (ctx: Context, next: Next) => {
-    if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method) || !hasBody(ctx)) return next();
+  return async (ctx: Context) => {
+    if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method) || !hasBody(ctx)) return;
     if (!ctx.is('application/json', '+json')) {
       throw new HttpError(415, 'Unsupported media type', 'send the body as Content-Type: application/json');
     }
@@ -45,6 +46,5 @@ export function jsonBody(limit: number) {
         throw badRequest('Malformed JSON body');
       }
     }
-    return next();
   };
 }

@@ -39,6 +39,8 @@ export interface Route<P = any, Q = any, B = any> {
   /** Returns the body; `raw` handlers write `ctx` themselves (streams, HTML). */
   handler(input: RouteInput<P, Q, B>): Promise<unknown> | unknown;
   raw?: boolean;
+  /** The handler reads the request body itself (webhooks: raw bytes, other media types, own limits). */
+  ownBody?: boolean;
 }
 
 export function defineRoute<P = Record<string, never>, Q = Record<string, never>, B = undefined>(
