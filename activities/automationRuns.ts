@@ -2,9 +2,10 @@
  * The I/O of an automation run (`run/{executionId}`): record the execution's progress, start
  * its workspace, watch the agent's first turn, finish the record and apply the circuit
  * breaker. Each is idempotent by execution id, so a retried activity repeats no side effect
- * (one small window: a worker killed between creating the replica and storing its id on the
- * execution would create a second replica on retry).
+ * (the run's workspace id is derived from the execution id, so even a worker killed between
+ * creating the workspace and recording it gets the same workspace back).
  */
+import { createHash } from 'node:crypto';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Knex } from 'knex';
 import { HttpError } from '../src/errors';
@@ -21,7 +22,7 @@ const POLL_MS = 1000;
 export interface AutomationRunActivityDeps {
   db: Knex;
   /** Creates a replica and starts its workspace workflow (the replicas service's `create`). */
-  createReplica(actor: Actor, input: CreateReplicaInput, source: string): Promise<{ id: string }>;
+  createReplica(actor: Actor, input: CreateReplicaInput, source: string, options: { replicaId?: string; idleMs?: number }): Promise<{ id: string }>;
   logger: Logger;
 }
 
@@ -43,6 +44,15 @@ export function runPrompt(prompt: string, payload: unknown): string {
   return `${prompt}\n\n## Trigger Payload\n\n\`\`\`json\n${JSON.stringify(payload, null, 2)}\n\`\`\`\n`;
 }
 
+/** The workspace id of an execution's run: a UUID derived from the execution id. */
+export function runWorkspaceId(executionId: string): string {
+  const h = createHash('sha256').update(`hangar:run-workspace:${executionId}`).digest();
+  h[6] = (h[6] & 0x0f) | 0x50; // version 5 layout (name-based), with SHA-256 as the hash
+  h[8] = (h[8] & 0x3f) | 0x80;
+  const hex = h.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function createAutomationRunActivities(deps: AutomationRunActivityDeps) {
@@ -58,6 +68,17 @@ export function createAutomationRunActivities(deps: AutomationRunActivityDeps) {
     /** Moves a not-yet-finished execution to `status`. */
     async markExecution(executionId: string, status: ExecutionStatus): Promise<void> {
       await db('automation_executions').where({ id: executionId }).whereNotIn('status', ['completed', 'failed']).update({ status });
+    },
+
+    /**
+     * The run's first step: moves the execution to `creating`. An execution not visible yet
+     * (its inbox transaction starts the run just before committing) is retried; the workflow
+     * gives up after its retry policy, when the transaction must have rolled back.
+     */
+    async beginExecution(executionId: string): Promise<void> {
+      const row = await db('automation_executions').where({ id: executionId }).first('status');
+      if (!row) throw ApplicationFailure.retryable(`execution ${executionId} is not visible yet`, 'ExecutionNotVisible');
+      if (row.status === 'pending') await db('automation_executions').where({ id: executionId, status: 'pending' }).update({ status: 'creating' });
     },
 
     /**
@@ -80,6 +101,8 @@ export function createAutomationRunActivities(deps: AutomationRunActivityDeps) {
       const config = normaliseConfig(automation.config, null);
       let replica: { id: string };
       try {
+        // The workspace id is derived from the execution, so a retry after a worker died
+        // between creating the workspace and recording it gets the same workspace back.
         replica = await deps.createReplica(
           actor,
           {
@@ -98,6 +121,10 @@ export function createAutomationRunActivities(deps: AutomationRunActivityDeps) {
             config: { capabilities: config.capabilities, preferences: config.preferences },
           },
           'automation',
+          {
+            replicaId: runWorkspaceId(executionId),
+            idleMs: automation.workspace_auto_stop_minutes ? automation.workspace_auto_stop_minutes * 60_000 : undefined,
+          },
         );
       } catch (err) {
         // Invalid settings (a model no longer enabled, an environment gone) will not heal on retry.

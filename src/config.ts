@@ -49,6 +49,16 @@ export interface Config {
   /** How long a fetched catalog is served before a background refresh. */
   modelCatalogTtlMs: number;
   modelProviderTimeoutMs: number;
+  workerShutdownGraceMs: number;
+  /** Code hosting: webhook verification and the Checks API (see docs/operations.md). */
+  github: {
+    webhookSecret?: string;
+    apiUrl: string;
+    appId?: string;
+    privateKeyPem?: string;
+    token?: string;
+  };
+  gitlab: { webhookToken?: string };
 }
 
 export interface EncryptionKey {
@@ -138,6 +148,16 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
     sourceBBaseUrl: httpUrl(env, 'HANGAR_SOURCE_B_URL'),
     modelCatalogTtlMs: int(env, 'HANGAR_MODEL_CATALOG_TTL_MS', 300_000, 1000, 86_400_000),
     modelProviderTimeoutMs: int(env, 'HANGAR_MODEL_PROVIDER_TIMEOUT_MS', 5000, 100, 60_000),
+    workerShutdownGraceMs: int(env, 'HANGAR_WORKER_SHUTDOWN_GRACE_SECONDS', 30, 0, 3600) * 1000,
+    github: {
+      webhookSecret: env.HANGAR_GITHUB_WEBHOOK_SECRET || undefined,
+      apiUrl: httpUrl(env, 'HANGAR_GITHUB_API_URL') ?? 'https://api.github.com',
+      appId: env.HANGAR_GITHUB_APP_ID || undefined,
+      // PEM text; `\n` escapes are accepted so the key fits in one environment line.
+      privateKeyPem: env.HANGAR_GITHUB_APP_PRIVATE_KEY ? env.HANGAR_GITHUB_APP_PRIVATE_KEY.replace(/\\n/g, '\n') : undefined,
+      token: env.HANGAR_GITHUB_TOKEN || undefined,
+    },
+    gitlab: { webhookToken: env.HANGAR_GITLAB_WEBHOOK_TOKEN || undefined },
   };
 }
 

@@ -12,6 +12,7 @@ import { allRoutes } from './http/routes';
 import type { Logger } from './logger';
 import { createDocker, createSandboxRuntime, type SandboxRuntime } from './sandbox';
 import { createWorkspaceRuntime } from './sandbox/workspace';
+import { createGithubChecksClient } from './codeHosting/githubChecks';
 import { createReplicaEventEmitter } from './events/replicaEvents';
 import { createCredentialsService } from './services/credentials';
 import { createTerminalClient, createTerminalManager } from './terminals';
@@ -57,11 +58,16 @@ export async function buildApi(options: { config: Config; logger: Logger; databa
     bodyLimitBytes: config.bodyLimitBytes,
     authenticateEngine: (workspaceId, authorization) => services.replicas.authenticateEngine(workspaceId, authorization),
   });
+  // Code-hosting delivery ids are remembered for a week (at least 72 h is required).
+  const pruneDeliveries = () =>
+    services.automationWebhooks.pruneDeliveries().catch((err) => logger.warn('pruning webhook delivery ids failed', { err }));
+  const pruneTimer = setInterval(pruneDeliveries, 60 * 60 * 1000).unref();
   return {
     app,
     services,
     temporal,
     close: async () => {
+      clearInterval(pruneTimer);
       await terminalClient.shutdown();
       await services.replicaActivity.close();
       await temporal.close();
@@ -101,19 +107,14 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
   // service of `createServices`, over its own Temporal client connection (the worker's
   // NativeConnection cannot start workflows).
   const clientConnection = await connectTemporal(options.temporalAddress);
-  const runServices = createServices({
-    db: database.db,
-    bus: database.bus,
-    secretBox,
-    temporal: createTemporalGateway(clientConnection, { namespace: config.temporalNamespace, taskQueue: config.taskQueue }),
-    config,
-    logger,
-  });
+  const clientGateway = createTemporalGateway(clientConnection, { namespace: config.temporalNamespace, taskQueue: config.taskQueue });
+  const runServices = createServices({ db: database.db, bus: database.bus, secretBox, temporal: clientGateway, config, logger });
   const { worker, connection } = await createHangarWorker({
     logger,
     address: options.temporalAddress,
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
+    shutdownGraceMs: config.workerShutdownGraceMs,
     activities: {
       resolution,
       sandbox,
@@ -135,9 +136,16 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
     },
     automationRuns: {
       db: database.db,
-      createReplica: (actor, input, source) => runServices.replicas.create(actor, input, source),
+      createReplica: (actor, input, source, options) => runServices.replicas.create(actor, input, source, options),
       logger: logger.child({ component: 'automation-runs' }),
     },
+    automationChecks: {
+      db: database.db,
+      github: createGithubChecksClient(config.github),
+      publicBaseUrl: config.publicBaseUrl,
+      logger: logger.child({ component: 'automation-checks' }),
+    },
+    automationCleanup: { db: database.db, temporal: clientGateway, logger: logger.child({ component: 'automation-cleanup' }) },
   });
   // Terminal sessions live in the worker that holds their TTY; the API reaches them over the bus.
   const terminals = createTerminalManager({

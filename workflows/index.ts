@@ -3,3 +3,5 @@ export { workspaceWorkflow } from './workspace';
 export { warmPoolWorkflow } from './warmPool';
 export { automationRunWorkflow } from './run';
 export { automationScheduleWorkflow } from './automation';
+export { debounceWindowWorkflow } from './debounce';
+export { automationCleanupWorkflow } from './cleanup';

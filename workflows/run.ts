@@ -1,17 +1,25 @@
 /**
  * `run/{executionId}`: one fire of an automation. The execution row goes pending → creating →
- * running → completed/failed: start a workspace with the automation's settings and its prompt
- * (plus the trigger payload), wait for the agent's first turn, finish the record (circuit
- * breaker included). Any failure ends the execution `failed` with its message; it is never
- * left `running`.
+ * running → completed/failed: open the pull request's checks (when the automation reports
+ * any), start a workspace with the automation's settings and its prompt (plus the trigger
+ * payload), wait for the agent's first turn, complete the checks with the verdict, finish the
+ * record (circuit breaker included). The workspace applies the lifecycle policy itself.
+ * Any failure ends the execution `failed` with its message; it is never left `running`.
  */
-import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, log, proxyActivities } from '@temporalio/workflow';
+import type { AutomationCheckActivities } from '../activities/automationChecks';
 import type { AutomationRunActivities } from '../activities/automationRuns';
 import type { AutomationRunInput } from './shared';
 
-const short = proxyActivities<AutomationRunActivities>({
+// The execution row may be committed a moment after the run starts (see beginExecution).
+const begin = proxyActivities<AutomationRunActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 6, initialInterval: '200 milliseconds', maximumInterval: '5 seconds' },
+});
+
+const checks = proxyActivities<AutomationCheckActivities>({
   startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 5, initialInterval: '1 second' },
+  retry: { maximumAttempts: 8, initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
 
 // Finishing retries until it succeeds: the record must not stay `running`.
@@ -43,13 +51,32 @@ function messageOf(err: unknown): string {
 
 export async function automationRunWorkflow(input: AutomationRunInput): Promise<{ ok: boolean; error: string | null }> {
   const { executionId } = input;
+  try {
+    await begin.beginExecution(executionId);
+  } catch (err) {
+    // Not visible after the retries: the transaction that recorded it rolled back (finishing
+    // a missing execution does nothing), or the database is down (finishing waits for it).
+    const outcome = { ok: false, error: messageOf(err) };
+    await finish.finishExecution(executionId, outcome.ok, outcome.error);
+    return outcome;
+  }
+  // Checks are best effort: the code-hosting platform being down fails no run.
+  const opened = checks.openRunChecks(executionId).catch((err) => {
+    log.warn('checks could not be opened', { executionId, error: messageOf(err) });
+    return 0;
+  });
   let outcome: { ok: boolean; error: string | null };
   try {
-    await short.markExecution(executionId, 'creating');
     await startRunWorkspace(executionId);
     outcome = await awaitRunTurn(executionId);
   } catch (err) {
     outcome = { ok: false, error: messageOf(err) };
+  }
+  if ((await opened) > 0) {
+    await checks.completeRunChecks(executionId, outcome.ok, outcome.error).catch((err) => {
+      log.warn('checks could not be completed', { executionId, error: messageOf(err) });
+      return 0;
+    });
   }
   await finish.finishExecution(executionId, outcome.ok, outcome.error);
   return outcome;

@@ -101,3 +101,37 @@ export interface AutomationScheduleInput {
   /** Fires so far in earlier runs of this workflow (continue-as-new). */
   fires?: number;
 }
+
+// --- Debounce windows ---------------------------------------------------------------------
+
+/** One workflow per window of (automation, key), never per event. */
+export const debounceWindowWorkflowId = (automationId: string, debounceKey: string, windowNo: number) =>
+  `debounce/${automationId}/${debounceKey}/${windowNo}`;
+
+export interface DebounceWindowInput {
+  automationId: string;
+  organizationId: string;
+  debounceKey: string;
+  windowNo: number;
+  /** The automation's debounce when the window opened: the first sleep (the close re-reads it). */
+  debounceSeconds: number;
+}
+
+export type DebounceCloseResult =
+  | { state: 'waiting'; remainingMs: number }
+  | { state: 'closed'; executionId: string | null }
+  | { state: 'gone' };
+
+// --- Cleanup on delete --------------------------------------------------------------------
+
+export const automationCleanupWorkflowId = (automationId: string) => `cleanup/automation/${automationId}`;
+
+export interface AutomationCleanupInput {
+  automationId: string;
+  organizationId: string;
+}
+
+export interface AutomationCleanupResult {
+  executionsDeleted: number;
+  workflowsStopped: number;
+}

@@ -10,6 +10,8 @@ import { createReplicaEventEmitter } from '../events/replicaEvents';
 import type { Logger } from '../logger';
 import type { TemporalGateway } from '../temporal/gateway';
 import { automationEnvironmentReferenceCheck, createAutomationsService } from './automations';
+import { createAutomationInbox } from './automations/inbox';
+import { createAutomationWebhooks } from './automations/webhooks';
 import { createCredentialsService } from './credentials';
 import { createModelCatalogService } from './modelCatalog';
 import { createOrganizationSettingsService } from './organizationSettings';
@@ -75,6 +77,13 @@ export function createServices(deps: { db: Knex; bus: EventBus; secretBox: Secre
     }),
     userAccount: createUserAccountService({ db, identity }),
     automations: createAutomationsService({ db, secretBox, temporal, isModelAllowed: (organizationId, agent, model) => modelCatalog.isModelAllowed(organizationId, agent, model) }),
+    automationWebhooks: createAutomationWebhooks({
+      db,
+      inbox: createAutomationInbox({ db, temporal }),
+      github: config.github,
+      gitlab: config.gitlab,
+      logger: logger.child({ component: 'automation-webhooks' }),
+    }),
   };
 }
 

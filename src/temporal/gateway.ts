@@ -9,6 +9,8 @@ import type { hookTestWorkflow } from '../../workflows/hookTest';
 import type { warmPoolWorkflow } from '../../workflows/warmPool';
 import type { workspaceWorkflow } from '../../workflows/workspace';
 import type { automationRunWorkflow } from '../../workflows/run';
+import type { debounceWindowWorkflow } from '../../workflows/debounce';
+import type { automationCleanupWorkflow } from '../../workflows/cleanup';
 import {
   automationRunWorkflowId,
   FailureTypes,
@@ -19,7 +21,11 @@ import {
   warmPoolWorkflowId,
   workspaceWorkflowId,
   automationWorkflowId,
+  automationCleanupWorkflowId,
   AUTOMATION_SIGNALS,
+  debounceWindowWorkflowId,
+  type AutomationCleanupInput,
+  type DebounceWindowInput,
   type AutomationRunInput,
   type WarmPoolInput,
   type HookTestInput,
@@ -46,6 +52,12 @@ export interface TemporalGateway {
   startAutomationRun(input: AutomationRunInput): Promise<void>;
   /** Tells an automation's schedule loop to re-read it, starting the loop if needed. */
   automationChanged(automationId: string, organizationId: string, options?: { startIfMissing?: boolean }): Promise<void>;
+  /** Starts `debounce/{automation}/{key}/{window}` (idempotent like startAutomationRun). */
+  startDebounceWindow(input: DebounceWindowInput): Promise<void>;
+  /** Starts `cleanup/automation/{id}` (idempotent). */
+  startAutomationCleanup(input: AutomationCleanupInput): Promise<void>;
+  /** Terminates a running workflow; false when it is not running. */
+  terminateWorkflow(workflowId: string, reason: string): Promise<boolean>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -187,6 +199,39 @@ export function createTemporalGateway(connection: Connection, options: { namespa
       } catch (err) {
         if (err instanceof WorkflowExecutionAlreadyStartedError) return;
         translate(err);
+      }
+    },
+    async startDebounceWindow(input) {
+      try {
+        await client.workflow.start<typeof debounceWindowWorkflow>('debounceWindowWorkflow', {
+          taskQueue: options.taskQueue,
+          workflowId: debounceWindowWorkflowId(input.automationId, input.debounceKey, input.windowNo),
+          args: [input],
+        });
+      } catch (err) {
+        if (err instanceof WorkflowExecutionAlreadyStartedError) return;
+        translate(err);
+      }
+    },
+    async startAutomationCleanup(input) {
+      try {
+        await client.workflow.start<typeof automationCleanupWorkflow>('automationCleanupWorkflow', {
+          taskQueue: options.taskQueue,
+          workflowId: automationCleanupWorkflowId(input.automationId),
+          args: [input],
+        });
+      } catch (err) {
+        if (err instanceof WorkflowExecutionAlreadyStartedError) return;
+        translate(err);
+      }
+    },
+    async terminateWorkflow(workflowId, reason) {
+      try {
+        await client.workflow.getHandle(workflowId).terminate(reason);
+        return true;
+      } catch (err) {
+        if (err instanceof WorkflowNotFoundError) return false;
+        return translate(err);
       }
     },
     async ping() {

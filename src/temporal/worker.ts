@@ -11,6 +11,9 @@ import {
   type LogLevel as TemporalLogLevel,
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
+import { createAutomationCheckActivities, type AutomationCheckDeps } from '../../activities/automationChecks';
+import { createAutomationCleanupActivities, type AutomationCleanupDeps } from '../../activities/automationCleanup';
+import { createAutomationEventActivities } from '../../activities/automationEvents';
 import { createAutomationRunActivities, type AutomationRunActivityDeps } from '../../activities/automationRuns';
 import { createAutomationScheduleActivities } from '../../activities/automationSchedule';
 import { createHookActivities, type HookActivityDeps } from '../../activities/hooks';
@@ -63,6 +66,10 @@ export interface WorkerDeps {
   activities: HookActivityDeps;
   workspace: WorkspaceActivityDeps;
   automationRuns: AutomationRunActivityDeps;
+  automationChecks: AutomationCheckDeps;
+  automationCleanup: AutomationCleanupDeps;
+  /** How long a stopping worker lets in-flight activities (agent turns) finish before cancelling them. */
+  shutdownGraceMs: number;
 }
 
 export async function createHangarWorker(deps: WorkerDeps): Promise<{ worker: Worker; connection: NativeConnection }> {
@@ -72,12 +79,16 @@ export async function createHangarWorker(deps: WorkerDeps): Promise<{ worker: Wo
     connection,
     namespace: deps.namespace,
     taskQueue: deps.taskQueue,
+    shutdownGraceTime: deps.shutdownGraceMs,
     workflowBundle: await workflowBundle(),
     activities: {
       ...createHookActivities(deps.activities),
       ...createWorkspaceActivities(deps.workspace), ...createWarmPoolActivities(deps.workspace),
       ...createAutomationRunActivities(deps.automationRuns),
       ...createAutomationScheduleActivities({ db: deps.workspace.db }),
+      ...createAutomationEventActivities({ db: deps.workspace.db, logger: deps.logger.child({ component: 'automation-events' }) }),
+      ...createAutomationCheckActivities(deps.automationChecks),
+      ...createAutomationCleanupActivities(deps.automationCleanup),
     },
   });
   return { worker, connection };

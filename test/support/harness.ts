@@ -16,6 +16,7 @@ import { startTemporalDevServer, type DevServer } from '../../src/temporal/devSe
 import { resolveTemporalCli } from '../../src/toolchain';
 import { createDocker } from '../../src/sandbox';
 import { workspaceName } from '../../src/sandbox/workspace';
+import { startFakeGithub, type FakeGithub } from './fakeGithub';
 
 export interface Harness {
   baseUrl: string;
@@ -23,8 +24,11 @@ export interface Harness {
   database: Database;
   admin: Admin;
   api: ApiRuntime;
+  /** Replaced by restartWorker. */
   worker: WorkerRuntime;
   temporal: DevServer;
+  /** Stops the worker (its activities are cancelled) and starts a new one, as after a crash. */
+  restartWorker(): Promise<void>;
   logs: string[];
   close(): Promise<void>;
 }
@@ -79,13 +83,15 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     HANGAR_WORKSPACE_IDLE_SECONDS: '20',
     // The smallest history limit, so workspace workflows continue as new during the suite.
     HANGAR_WORKSPACE_HISTORY_LIMIT: '50',
+    // A stopping worker lets a short agent turn finish, and the suite's teardown stays quick.
+    HANGAR_WORKER_SHUTDOWN_GRACE_SECONDS: '10',
     ...env,
     DATABASE_URL: EMBEDDED ? '' : url.toString(),
     TEMPORAL_ADDRESS: temporal.address,
   });
   const database = await openDatabase(config, logger);
   await migrate(database, config);
-  const worker = await startWorker({ config, logger, database, temporalAddress: temporal.address });
+  let worker = await startWorker({ config, logger, database, temporalAddress: temporal.address });
   const api = await buildApi({ config, logger, database, temporalAddress: temporal.address });
   const server: Server = api.app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -97,9 +103,15 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     database,
     admin: createAdmin(database.db),
     api,
-    worker,
+    get worker() {
+      return worker;
+    },
     temporal,
     logs,
+    async restartWorker() {
+      await worker.shutdown();
+      worker = await startWorker({ config, logger, database, temporalAddress: temporal.address });
+    },
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
@@ -130,13 +142,32 @@ export function harness(): Harness {
   return current;
 }
 
+/** The code-hosting secrets of the shared harness; the checks API is a local fake GitHub. */
+export const GITHUB_WEBHOOK_SECRET = 'test-github-webhook-secret';
+export const GITLAB_WEBHOOK_TOKEN = 'test-gitlab-webhook-token';
+let github: FakeGithub | null = null;
+
+export function fakeGithub(): FakeGithub {
+  if (!github) throw new Error('the fake GitHub is not running (test/support/hooks.ts starts it)');
+  return github;
+}
+
 export async function startSharedHarness(): Promise<void> {
-  current = await startHarness();
+  github = await startFakeGithub();
+  current = await startHarness({
+    HANGAR_GITHUB_WEBHOOK_SECRET: GITHUB_WEBHOOK_SECRET,
+    HANGAR_GITLAB_WEBHOOK_TOKEN: GITLAB_WEBHOOK_TOKEN,
+    HANGAR_GITHUB_API_URL: github.url,
+    HANGAR_GITHUB_APP_ID: github.appId,
+    HANGAR_GITHUB_APP_PRIVATE_KEY: github.privateKeyPem,
+  });
 }
 
 export async function stopSharedHarness(): Promise<void> {
   await current?.close();
   current = null;
+  await github?.close();
+  github = null;
 }
 
 export type { CreatedOrganization };

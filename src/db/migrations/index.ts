@@ -10,6 +10,7 @@ import * as m004 from './004_api_keys_and_profile';
 import * as m005 from './005_workspaces';
 import * as m006 from './006_warm_pools';
 import * as m007 from './007_automations';
+import * as m008 from './008_automation_events';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -24,6 +25,7 @@ const migrations: Array<[string, Migration]> = [
   ['005_workspaces', m005],
   ['006_warm_pools', m006],
   ['007_automations', m007],
+  ['008_automation_events', m008],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -8,6 +8,7 @@ import type { Route } from '../route';
 import { environmentResourceRoutes } from './environmentResources';
 import { accountRoutes } from './account';
 import { automationRoutes } from './automations';
+import { automationWebhookRoutes } from './automationWebhooks';
 import { credentialsRoutes } from './credentials';
 import { environmentRoutes } from './environments';
 import { hookRoutes } from './hooks';
@@ -43,6 +44,7 @@ export function allRoutes(deps: {
     ...organizationRoutes(services.organizationSettings),
     ...modelsRoutes(services.modelCatalog),
     ...accountRoutes(services.userAccount),
+    ...automationWebhookRoutes(services.automationWebhooks),
     ...automationRoutes(services.automations),
   ];
   const meta = metaRoutes({ probes: deps.probes, openapi: () => buildOpenApi(api, { version: deps.version }) });

@@ -101,7 +101,7 @@ export function createAutomationsService(deps: {
   secretBox: SecretBox;
   isModelAllowed(organizationId: string, agent: AgentId, model: string): Promise<boolean>;
   /** Starts `run/{executionId}` workflows (manual triggers). */
-  temporal: Pick<TemporalGateway, 'startAutomationRun' | 'automationChanged'>;
+  temporal: Pick<TemporalGateway, 'startAutomationRun' | 'automationChanged' | 'startAutomationCleanup'>;
   repo?: AutomationsRepository;
   /** How long a manual trigger waits for its run to record the workspace id. */
   triggerWaitMs?: number;
@@ -365,17 +365,18 @@ export function createAutomationsService(deps: {
     },
 
     /**
-     * Deletes the automation and its run history in one transaction. (The Temporal step
-     * replaces the history part with stopping its workflows and a cleanup workflow.)
+     * Deletes the automation row — from then on it is gone from every read and no trigger can
+     * record anything for it — and starts `cleanup/automation/{id}`, which stops its
+     * workflows and deletes its history in batches. The cleanup is started inside the
+     * transaction, so a failed start leaves the automation untouched (the client sees the
+     * error and may retry); the workflow itself waits for the commit.
      */
     async remove(actor: Actor, id: string): Promise<void> {
-      const row = await db.transaction(async (trx) => {
+      await db.transaction(async (trx) => {
         const found = await access(actor, id, trx, true);
         await repo.delete(found.id, trx);
-        return found;
+        await deps.temporal.startAutomationCleanup({ automationId: found.id, organizationId: found.organization_id });
       });
-      // The loop finds the row gone and ends.
-      await deps.temporal.automationChanged(row.id, row.organization_id, { startIfMissing: false });
     },
   };
 }

@@ -109,9 +109,8 @@ export function createAutomationsRepository(db: Knex) {
       return Number(count);
     },
 
-    /** Deletes an automation and its run history in the caller's transaction. */
+    /** Deletes the automation row; its history is the cleanup workflow's job. */
     async delete(id: string, trx: Knex): Promise<void> {
-      await trx('automation_executions').where({ automation_id: id }).delete();
       await trx('automations').where({ id }).delete();
     },
   };

@@ -11,7 +11,7 @@ import type { RepositoriesRepository } from '../../db/repositoriesRepository';
 import { badRequest, conflict, unauthorized } from '../../errors';
 import type { ReplicaEventEmitter } from '../../events/replicaEvents';
 import type { TemporalGateway } from '../../temporal/gateway';
-import type { LifecyclePolicy } from '../../../workflows/shared';
+import type { LifecyclePolicy, WorkspaceInput } from '../../../workflows/shared';
 import type { EnvironmentsService } from '../environments';
 import type { Actor } from '../identity';
 import { accessReplica, serializeReplicaListItem, visibleReplicas, type ReplicaRow } from './access';
@@ -97,6 +97,18 @@ export function createReplicasService(deps: {
 }) {
   const { db, secretBox, temporal, events, environments, repositories, policy, timings } = deps;
 
+  function workspaceInput(row: ReplicaRow, organizationId: string, idleMs?: number): WorkspaceInput {
+    return {
+      replicaId: row.id,
+      organizationId,
+      lifecyclePolicy: row.lifecycle_policy as LifecyclePolicy,
+      idleMs: idleMs ?? timings.idleMs,
+      archiveAfterMs: timings.archiveAfterMs,
+      historyLimit: timings.historyLimit,
+      hasWebhook: !!row.webhook_url,
+    };
+  }
+
   function checkModes(agent: AgentId, modes: { plan_mode?: boolean; goal_mode?: boolean; fast_mode?: boolean; thinking_level?: ThinkingLevel }) {
     const violation = modeViolation(agent, modes);
     if (violation) throw badRequest('Invalid body', violation);
@@ -145,7 +157,21 @@ export function createReplicasService(deps: {
       };
     },
 
-    async create(actor: Actor, input: CreateReplicaInput, source = 'api'): Promise<ReplicaRow> {
+    /**
+     * `options` are for internal callers: `replicaId` makes the create idempotent (an
+     * automation run retried after a worker died gets the workspace it already created, whose
+     * workflow is started again if it was not), `idleMs` overrides the inactivity timeout.
+     */
+    async create(actor: Actor, input: CreateReplicaInput, source = 'api', options: { replicaId?: string; idleMs?: number } = {}): Promise<ReplicaRow> {
+      if (options.replicaId) {
+        const existing = (await db('replicas').where({ id: options.replicaId, organization_id: actor.organizationId }).first()) as ReplicaRow | undefined;
+        if (existing) {
+          const chat = await db('replica_chats').where({ replica_id: existing.id }).orderBy('created_at').first('id');
+          // Only a workspace still preparing may be missing its workflow.
+          if (chat && !existing.deleted_at && existing.status === 'preparing') await temporal.startWorkspace(workspaceInput(existing, actor.organizationId, options.idleMs), chat.id);
+          return existing;
+        }
+      }
       const { message, modes } = stripModePrefixes(input.message);
       if (!message.trim()) throw badRequest('Invalid body', 'body.message: must not be empty after its mode prefix');
       const flags = { plan_mode: input.plan_mode ?? modes.plan_mode ?? false, goal_mode: input.goal_mode ?? modes.goal_mode ?? false, fast_mode: input.fast_mode ?? modes.fast_mode ?? false };
@@ -158,7 +184,7 @@ export function createReplicasService(deps: {
       const repos = await snapshotRepositories(actor.organizationId, env);
       const webhook = typeof input.webhook_url === 'string' ? { url: input.webhook_url } : input.webhook_url;
       const engineSecret = randomBytes(32).toString('base64url');
-      const replicaId = randomUUID();
+      const replicaId = options.replicaId ?? randomUUID();
       const chatId = randomUUID();
       const messageId = randomUUID();
 
@@ -205,18 +231,7 @@ export function createReplicasService(deps: {
       await events.emit(replicaId, 'replica.status.changed', { status: 'preparing', waking: false });
       await events.emit(replicaId, 'chat.created', { chat: { id: chatId, provider: agent, title: message.slice(0, 80), processing: false } });
       await events.emit(replicaId, 'chat.turn.accepted', { chatId, messageId, queued: true, position: 0 });
-      await temporal.startWorkspace(
-        {
-          replicaId,
-          organizationId: actor.organizationId,
-          lifecyclePolicy: row.lifecycle_policy as LifecyclePolicy,
-          idleMs: timings.idleMs,
-          archiveAfterMs: timings.archiveAfterMs,
-          historyLimit: timings.historyLimit,
-          hasWebhook: !!webhook?.url,
-        },
-        chatId,
-      );
+      await temporal.startWorkspace(workspaceInput(row, actor.organizationId, options.idleMs), chatId);
       return row;
     },
 

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
 import { expect } from 'chai';
 import { nextFireAt, parseCron } from '../../../src/automations/cron';
 import { harness } from '../../support/harness';
 import { as, errorOf, request } from '../../support/http';
+import { until } from '../../support/wait';
 import { automationOrg, CUSTOM, cron, MR_OPENED, PR_OPENED, RECORD_FIELDS } from './support';
 
 const within = (actual: string, expected: Date, ms = 60_000) =>
@@ -258,28 +260,53 @@ describe('automations API', () => {
   });
 
   describe('DELETE', () => {
-    it('answers {success: true} and removes the automation and its execution history', async () => {
+    it('answers {success: true} at once, then stops its workflows and deletes its whole history', async () => {
       const { org, api, body } = await automationOrg();
-      const a = (await api.post('/v1/automations', body())).body.automation;
+      // A cron loop is running for it, and a custom event waits in an open debounce window.
+      const a = (await api.post('/v1/automations', body({ triggers: [cron('0 3 * * *'), CUSTOM], debounce_seconds: 3600 }))).body.automation;
       const other = (await api.post('/v1/automations', body({ name: 'kept' }))).body.automation;
       const db = harness().database.db;
       for (const automation of [a, other]) {
-        await db('automation_executions').insert({
-          id: randomUUID(),
-          automation_id: automation.id,
-          organization_id: org.organization_id,
-          trigger_payload: JSON.stringify({ n: 1 }),
-          status: 'completed',
-          config: JSON.stringify({}),
-        });
+        await db.batchInsert(
+          'automation_executions',
+          Array.from({ length: automation === a ? 12_000 : 1 }, () => ({
+            id: randomUUID(),
+            automation_id: automation.id,
+            organization_id: org.organization_id,
+            trigger_payload: JSON.stringify({ n: 1 }),
+            status: 'completed',
+            config: JSON.stringify({}),
+          })),
+          2000,
+        );
       }
-      const res = await api.delete(`/v1/automations/${a.id}`);
-      expect(res.status).to.equal(200);
-      expect(res.body).to.deep.equal({ success: true });
-      expect((await api.get(`/v1/automations/${a.id}`)).status).to.equal(404);
-      expect(Number((await db('automation_executions').where({ automation_id: a.id }).count<{ count: string }[]>({ count: '*' }))[0]!.count)).to.equal(0);
-      expect(Number((await db('automation_executions').where({ automation_id: other.id }).count<{ count: string }[]>({ count: '*' }))[0]!.count)).to.equal(1);
-      expect((await api.delete(`/v1/automations/${a.id}`)).status).to.equal(404);
+      expect((await request('POST', `/v1/automations/webhook/${a.webhook_token}`, { body: { event: 1 } })).status).to.equal(202);
+      const connection = await Connection.connect({ address: harness().temporal.address });
+      const workflows = new Client({ connection }).workflow;
+      const status = async (id: string) => (await workflows.getHandle(id).describe()).status.name;
+      try {
+        await until('the schedule loop and the debounce window to run', async () =>
+          (await status(`automation/${a.id}`)) === 'RUNNING' && (await status(`debounce/${a.id}/custom/1`)) === 'RUNNING');
+
+        const res = await api.delete(`/v1/automations/${a.id}`);
+        expect(res.status).to.equal(200);
+        expect(res.body).to.deep.equal({ success: true });
+        expect((await api.get(`/v1/automations/${a.id}`)).status).to.equal(404);
+        expect((await api.get('/v1/automations')).body.automations.map((x: { id: string }) => x.id)).to.deep.equal([other.id]);
+        expect((await request('POST', `/v1/automations/webhook/${a.webhook_token}`, { body: {} })).status).to.equal(404);
+        expect((await api.delete(`/v1/automations/${a.id}`)).status).to.equal(404);
+
+        const result = await workflows.getHandle(`cleanup/automation/${a.id}`).result();
+        expect(result).to.deep.equal({ executionsDeleted: 12_000, workflowsStopped: 2 });
+        expect(await status(`automation/${a.id}`)).to.equal('TERMINATED');
+        expect(await status(`debounce/${a.id}/custom/1`)).to.equal('TERMINATED');
+        for (const table of ['automation_executions', 'automation_events', 'automation_debounce_windows']) {
+          expect(Number((await db(table).where({ automation_id: a.id }).count<{ count: string }[]>({ count: '*' }))[0]!.count), table).to.equal(0);
+        }
+        expect(Number((await db('automation_executions').where({ automation_id: other.id }).count<{ count: string }[]>({ count: '*' }))[0]!.count)).to.equal(1);
+      } finally {
+        await connection.close();
+      }
     });
   });
 

@@ -31,12 +31,12 @@ describe('automation schedules: the cron loop', function () {
     const next = (await api.get(`/v1/automations/${id}`)).body.automation.cron_next_fire_at;
     expect(new Date(next).getTime()).to.be.greaterThan(new Date(execution.trigger_payload.scheduled_at).getTime());
 
-    // Deleting the automation ends its loop.
+    // Deleting the automation stops its loop.
     expect((await api.delete(`/v1/automations/${id}`)).status).to.equal(200);
     const connection = await Connection.connect({ address: harness().temporal.address });
     try {
       const handle = new Client({ connection }).workflow.getHandle(`automation/${id}`);
-      await until('the schedule loop to end', async () => (await handle.describe()).status.name === 'COMPLETED', 30_000);
+      await until('the schedule loop to end', async () => (await handle.describe()).status.name === 'TERMINATED', 30_000);
     } finally {
       await connection.close();
     }

@@ -1,0 +1,136 @@
+/**
+ * The durable inbox of event triggers (custom webhooks, code-hosting events). Every accepted
+ * event is one row in `automation_events`, written in the transaction that places it:
+ *
+ * - debounce off: the event gets its own `pending` execution and `run/{executionId}`;
+ * - debounce on: the event joins its key's open window, or opens the next one and starts
+ *   `debounce/{automation}/{key}/{window}` — the only Temporal call a burst makes.
+ *
+ * Joining takes a shared lock on the open window row and closing takes an exclusive one, so
+ * any number of events join concurrently, and an event racing the close either commits into
+ * the window before it closes or waits and opens the next window. The window's deadline is
+ * derived (its newest event + debounce_seconds), so joining writes no hot row.
+ *
+ * Temporal starts happen inside the transaction, before its commit: a start that fails rolls
+ * the event back (the sender gets an error and retries), and a workflow whose transaction
+ * then failed to commit finds no row and ends without a run.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { TemporalGateway } from '../../temporal/gateway';
+
+/** The automation row as the inbox reads it, under a shared lock, in the event's transaction. */
+interface InboxAutomation {
+  id: string;
+  organization_id: string;
+  enabled: boolean;
+  debounce_seconds: number | null;
+  config: unknown;
+}
+
+/** `null`: the automation is gone or disabled, and the event was not recorded. */
+export type Accepted = { executionId: string } | { windowNo: number; opened: boolean } | null;
+
+export interface InboxItem {
+  automationId: string;
+  /** The debounce key: `custom`, or `pr:{repositoryId}:{number}` for code-hosting events. */
+  key: string;
+  payload: Record<string, unknown>;
+}
+
+const UNIQUE_VIOLATION = '23505';
+/** Delivery ids are remembered this long (the requirement is at least 72 hours). */
+export const DELIVERY_RETENTION_DAYS = 7;
+const OPEN_ATTEMPTS = 5;
+
+export function createAutomationInbox(deps: { db: Knex; temporal: Pick<TemporalGateway, 'startAutomationRun' | 'startDebounceWindow'> }) {
+  const { db, temporal } = deps;
+
+  async function runNow(trx: Knex.Transaction, automation: InboxAutomation, key: string, payload: Record<string, unknown>): Promise<Accepted> {
+    const executionId = randomUUID();
+    await trx('automation_executions').insert({
+      id: executionId,
+      automation_id: automation.id,
+      organization_id: automation.organization_id,
+      trigger_payload: JSON.stringify(payload),
+      status: 'pending',
+      config: JSON.stringify(automation.config ?? {}),
+    });
+    await trx('automation_events').insert({ automation_id: automation.id, debounce_key: key, execution_id: executionId, payload: JSON.stringify(payload) });
+    await temporal.startAutomationRun({ executionId, automationId: automation.id, organizationId: automation.organization_id });
+    return { executionId };
+  }
+
+  async function joinOrOpen(trx: Knex.Transaction, automation: InboxAutomation, key: string, payload: Record<string, unknown>): Promise<Accepted> {
+    const where = { automation_id: automation.id, debounce_key: key };
+    const open = await trx('automation_debounce_windows').where({ ...where, state: 'open' }).forShare().first('window_no');
+    if (open) {
+      await trx('automation_events').insert({ ...where, window_no: open.window_no, payload: JSON.stringify(payload) });
+      return { windowNo: open.window_no as number, opened: false };
+    }
+    const last = await trx('automation_debounce_windows').where(where).max<{ max: number | null }>('window_no as max').first();
+    const windowNo = Number(last?.max ?? 0) + 1;
+    // A concurrent opener of the same number makes this insert fail (the caller retries and joins).
+    await trx('automation_debounce_windows').insert({ ...where, window_no: windowNo });
+    await trx('automation_events').insert({ ...where, window_no: windowNo, payload: JSON.stringify(payload) });
+    await temporal.startDebounceWindow({
+      automationId: automation.id,
+      organizationId: automation.organization_id,
+      debounceKey: key,
+      windowNo,
+      debounceSeconds: automation.debounce_seconds ?? 0,
+    });
+    return { windowNo, opened: true };
+  }
+
+  /** Places one event for one automation in the caller's transaction. */
+  async function place(trx: Knex.Transaction, item: InboxItem): Promise<Accepted> {
+    const automation: InboxAutomation | undefined = await trx('automations')
+      .where({ id: item.automationId })
+      .forShare()
+      .first('id', 'organization_id', 'enabled', 'debounce_seconds', 'config');
+    if (!automation || !automation.enabled) return null;
+    if (!automation.debounce_seconds) return runNow(trx, automation, item.key, item.payload);
+    return joinOrOpen(trx, automation, item.key, item.payload);
+  }
+
+  return {
+    /**
+     * Records events (one per automation an incoming delivery matched) in one transaction and
+     * resolves once they are durable. Each automation row is read under a shared lock, so a
+     * concurrent DELETE or PATCH waits for the event, and the event sees the automation as it
+     * is after them. With `delivery`, a delivery id already recorded makes the whole call a
+     * no-op (`duplicate`); it is recorded in the same transaction as the events.
+     */
+    async accept(items: InboxItem[], delivery?: { provider: string; id: string }): Promise<{ duplicate: boolean; accepted: Accepted[] }> {
+      // A stable lock order: two deliveries matching the same automations cannot deadlock.
+      const ordered = [...items].sort((a, b) => (a.automationId < b.automationId ? -1 : a.automationId > b.automationId ? 1 : 0));
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await db.transaction(async (trx) => {
+            if (delivery) {
+              const inserted = await trx('code_hosting_deliveries')
+                .insert({ provider: delivery.provider, delivery_id: delivery.id })
+                .onConflict(['provider', 'delivery_id'])
+                .ignore()
+                .returning('delivery_id');
+              if (inserted.length === 0) return { duplicate: true, accepted: [] };
+            }
+            const accepted: Accepted[] = [];
+            for (const item of ordered) accepted.push(await place(trx, item));
+            return { duplicate: false, accepted };
+          });
+        } catch (err) {
+          if ((err as { code?: string }).code !== UNIQUE_VIOLATION || attempt >= OPEN_ATTEMPTS) throw err;
+        }
+      }
+    },
+
+    /** Forgets code-hosting delivery ids older than `days` (they are kept at least 72 h). */
+    async pruneDeliveries(days = DELIVERY_RETENTION_DAYS): Promise<number> {
+      return db('code_hosting_deliveries').where('received_at', '<', db.raw(`now() - make_interval(days => ?)`, [days])).delete();
+    },
+  };
+}
+
+export type AutomationInbox = ReturnType<typeof createAutomationInbox>;

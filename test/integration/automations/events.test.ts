@@ -1,0 +1,302 @@
+/**
+ * Event triggers through the public HTTP API with real PostgreSQL, Temporal and Docker: the
+ * custom webhook, the GitHub and GitLab receivers (signatures, delivery ids, routing), debounce
+ * windows that turn a burst into one run with the latest payload, and checks reported to a
+ * local server speaking GitHub's Checks API.
+ */
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { fakeGithub, harness } from '../../support/harness';
+import { as, errorOf, newOrg, request } from '../../support/http';
+import { until } from '../../support/wait';
+import { githubPullRequest, gitlabMergeRequest, sendGithub, sendGitlab, signGithub } from '../../support/codeHosting';
+import { CUSTOM, MR_OPENED, PR_OPENED, PR_SYNC } from './support';
+
+const db = () => harness().database.db;
+
+async function globalEnv(organizationId: string): Promise<string> {
+  return (await db()('environments').where({ organization_id: organizationId, is_global: true }).first('id')).id;
+}
+
+async function executionsOf(automationId: string) {
+  return db()('automation_executions').where({ automation_id: automationId }).orderBy('triggered_at');
+}
+
+async function finished(id: string) {
+  return until(`execution ${id} to finish`, async () => {
+    const e = await db()('automation_executions').where({ id }).first();
+    return e && (e.status === 'completed' || e.status === 'failed') ? e : undefined;
+  }, 150_000, 250);
+}
+
+/** An organization with a GitHub repository connected (its url in GitHub's https form). */
+async function orgWithRepository(name: string) {
+  const org = await newOrg(name);
+  const fullName = `acme-${randomUUID().slice(0, 8)}/${name}`;
+  const repo = await harness().admin.addRepository({ organizationId: org.organization_id, url: `https://github.com/${fullName}` });
+  return { org, api: as(org.org_api_key), env: await globalEnv(org.organization_id), fullName, repo };
+}
+
+describe('automation event triggers', function () {
+  this.timeout(300_000);
+  const cleanups: Array<() => Promise<unknown>> = [];
+  after(async () => {
+    for (const c of cleanups) await c();
+  });
+
+  describe('the custom webhook', () => {
+    it('answers 202 and records the JSON body, or a non-JSON body as {raw}, as the payload of a run', async () => {
+      const org = await newOrg('custom-hook');
+      const api = as(org.org_api_key);
+      const automation = (
+        await api.post('/v1/automations', { name: 'Hook', prompt: 'Handle the event.', environment_id: await globalEnv(org.organization_id), triggers: [CUSTOM] })
+      ).body.automation;
+      cleanups.push(() => api.delete(`/v1/automations/${automation.id}`));
+      expect(automation.webhook_token).to.be.a('string');
+
+      const json = await request('POST', `/v1/automations/webhook/${automation.webhook_token}`, { body: { deploy: 'v1.2', ok: true } });
+      expect(json.status, JSON.stringify(json.body)).to.equal(202);
+      expect(json.body).to.deep.equal({ accepted: true });
+      const text = await request('POST', `/v1/automations/webhook/${automation.webhook_token}`, { rawBody: 'plain text, not JSON', headers: { 'content-type': 'text/plain' } });
+      expect(text.status).to.equal(202);
+      const broken = await request('POST', `/v1/automations/webhook/${automation.webhook_token}`, { rawBody: '{"half": ', headers: { 'content-type': 'application/json' } });
+      expect(broken.status).to.equal(202);
+
+      // Debounce is off: each event is its own run, recorded when the answer goes out.
+      const rows = await executionsOf(automation.id);
+      expect(rows.map((r) => r.trigger_payload)).to.have.deep.members([{ deploy: 'v1.2', ok: true }, { raw: 'plain text, not JSON' }, { raw: '{"half": ' }]);
+      const done = [];
+      for (const r of rows) done.push(await finished(r.id));
+      for (const d of done) expect(d.status, d.error).to.equal('completed');
+      const [first] = await db()('replica_messages').where({ replica_id: done[0].workspace_id }).orderBy('created_at');
+      expect(first.content).to.include('## Trigger Payload');
+    });
+
+    it('answers the same 404 for an unknown token, a disabled automation and one without a custom trigger, and 413 over 256 KiB', async () => {
+      const org = await newOrg('custom-hook-404');
+      const api = as(org.org_api_key);
+      const automation = (
+        await api.post('/v1/automations', { name: 'Hook', prompt: 'x', environment_id: await globalEnv(org.organization_id), triggers: [CUSTOM], enabled: false })
+      ).body.automation;
+      cleanups.push(() => api.delete(`/v1/automations/${automation.id}`));
+      const token = automation.webhook_token as string;
+
+      const unknown = await request('POST', `/v1/automations/webhook/hgr_whk_${'x'.repeat(43)}`, { body: {} });
+      expect(unknown.status).to.equal(404);
+      const disabled = await request('POST', `/v1/automations/webhook/${token}`, { body: {} });
+      expect(disabled.status).to.equal(404);
+      expect(errorOf(disabled)).to.deep.equal(errorOf(unknown));
+
+      const big = await request('POST', `/v1/automations/webhook/${token}`, { rawBody: 'x'.repeat(256 * 1024 + 1), headers: { 'content-type': 'text/plain' } });
+      expect(big.status).to.equal(413);
+      expect(errorOf(big).error).to.match(/too large/i);
+
+      // Without the custom trigger the token is revoked: the same 404 even once enabled again.
+      const patched = await api.patch(`/v1/automations/${automation.id}`, { enabled: true, triggers: [PR_OPENED] });
+      expect(patched.status, JSON.stringify(patched.body)).to.equal(200);
+      const noTrigger = await request('POST', `/v1/automations/webhook/${token}`, { body: {} });
+      expect(noTrigger.status).to.equal(404);
+      expect(errorOf(noTrigger)).to.deep.equal(errorOf(unknown));
+      expect(await executionsOf(automation.id)).to.have.length(0);
+    });
+  });
+
+  describe('the code-hosting receivers', () => {
+    it('answer 401 to a missing or wrong signature or token, and accept a signed delivery once', async () => {
+      const { fullName } = await orgWithRepository('signatures');
+      const body = githubPullRequest({ fullName, number: 1, action: 'opened' });
+      for (const signature of [null, 'sha256=' + '0'.repeat(64), signGithub(JSON.stringify(body), 'another secret'), signGithub('{}'), 'md5=abc']) {
+        const answer = await sendGithub('pull_request', body, { signature });
+        expect(answer.status, `signature ${signature}`).to.equal(401);
+        expect(errorOf(answer).error).to.match(/signature/i);
+      }
+      for (const token of [null, 'wrong', '']) {
+        const answer = await sendGitlab(gitlabMergeRequest({ fullName, iid: 1 }), { token });
+        expect(answer.status, `token ${token}`).to.equal(401);
+        errorOf(answer);
+      }
+
+      const ping = await sendGithub('ping', { zen: 'Keep it simple.', hook_id: 1 });
+      expect(ping.status).to.equal(202);
+      expect(ping.body).to.include({ accepted: true, matched: 0 });
+
+      const deliveryId = randomUUID();
+      const first = await sendGithub('pull_request', body, { deliveryId });
+      expect(first.status, JSON.stringify(first.body)).to.equal(202);
+      expect(first.body).to.deep.include({ accepted: true, duplicate: false });
+      const again = await sendGithub('pull_request', body, { deliveryId });
+      expect(again.status).to.equal(202);
+      expect(again.body).to.deep.include({ accepted: true, duplicate: true, matched: 0 });
+      expect(await db()('code_hosting_deliveries').where({ provider: 'github', delivery_id: deliveryId })).to.have.length(1);
+
+      const malformed = await request('POST', '/v1/webhooks/github', {
+        rawBody: '{not json',
+        headers: { 'content-type': 'application/json', 'x-github-event': 'pull_request', 'x-hub-signature-256': signGithub('{not json') },
+      });
+      expect(malformed.status).to.equal(400);
+      errorOf(malformed);
+    });
+
+    it('route an event to the enabled automations whose trigger, repositories and actors match', async () => {
+      const { org, api, env, fullName, repo } = await orgWithRepository('routing');
+      const otherRepo = await harness().admin.addRepository({ organizationId: org.organization_id, url: `git@github.com:${fullName}-other.git` });
+      // A long debounce: matched events open a window and wait; no workspace is needed here.
+      const create = async (triggers: unknown[], extra: Record<string, unknown> = {}) => {
+        const a = (await api.post('/v1/automations', { name: 'Route', prompt: 'x', environment_id: env, triggers, debounce_seconds: 3600, ...extra })).body.automation;
+        expect(a, 'created').to.have.property('id');
+        cleanups.push(() => api.delete(`/v1/automations/${a.id}`));
+        return a;
+      };
+      const scoped = await create([{ type: 'github', config: { event: 'pull_request.opened', repository_ids: [repo.id], excluded_actors: ['@Dependabot[bot]'] } }]);
+      const anyRepo = await create([PR_OPENED, PR_SYNC]);
+      const disabled = await create([PR_OPENED], { enabled: false });
+      const gitlab = await create([MR_OPENED]);
+      // Another organization with the same event trigger sees nothing of this repository.
+      const stranger = await newOrg('routing-stranger');
+      const strangerAutomation = (
+        await as(stranger.org_api_key).post('/v1/automations', { name: 'S', prompt: 'x', environment_id: await globalEnv(stranger.organization_id), triggers: [PR_OPENED], debounce_seconds: 3600 })
+      ).body.automation;
+      cleanups.push(() => as(stranger.org_api_key).delete(`/v1/automations/${strangerAutomation.id}`));
+
+      const matched = async (body: Record<string, unknown>, event = 'pull_request') => {
+        const answer = await sendGithub(event, body);
+        expect(answer.status, JSON.stringify(answer.body)).to.equal(202);
+        return answer.body.matched as number;
+      };
+      expect(await matched(githubPullRequest({ fullName, number: 5, action: 'opened' }))).to.equal(2);
+      expect(await matched(githubPullRequest({ fullName, number: 6, action: 'opened', sender: 'dependabot[bot]' }))).to.equal(1);
+      expect(await matched(githubPullRequest({ fullName: `${fullName}-other`, number: 7, action: 'opened' }))).to.equal(1);
+      expect(await matched(githubPullRequest({ fullName, number: 5, action: 'synchronize' }))).to.equal(1);
+      expect(await matched(githubPullRequest({ fullName, number: 5, action: 'labeled' }))).to.equal(0);
+      expect(await matched(githubPullRequest({ fullName: 'someone/unknown', number: 1, action: 'opened' }))).to.equal(0);
+
+      const keys = async (id: string) => (await db()('automation_events').where({ automation_id: id }).orderBy('id')).map((e) => e.debounce_key);
+      expect(await keys(scoped.id)).to.deep.equal([`pr:${repo.id}:5`]);
+      expect(await keys(anyRepo.id)).to.deep.equal([`pr:${repo.id}:5`, `pr:${repo.id}:6`, `pr:${otherRepo.id}:7`, `pr:${repo.id}:5`]);
+      expect(await keys(disabled.id)).to.deep.equal([]);
+      expect(await keys(strangerAutomation.id)).to.deep.equal([]);
+
+      // GitLab: the merge request of a connected GitLab project reaches the gitlab trigger only.
+      const gitlabRepo = await harness().admin.addRepository({ organizationId: org.organization_id, url: `https://gitlab.com/${fullName}.git` });
+      const mr = await sendGitlab(gitlabMergeRequest({ fullName, iid: 3 }));
+      expect(mr.status, JSON.stringify(mr.body)).to.equal(202);
+      expect(mr.body.matched).to.equal(1);
+      expect(await keys(gitlab.id)).to.deep.equal([`pr:${gitlabRepo.id}:3`]);
+      const update = await sendGitlab(gitlabMergeRequest({ fullName, iid: 3, action: 'update' }));
+      expect(update.body.matched).to.equal(0);
+    });
+  });
+
+  describe('debounce windows', () => {
+    it('turn 20 events for one pull request within 2 s into one run with the last payload; another pull request gets its own run', async () => {
+      const { api, env, fullName, repo } = await orgWithRepository('debounce');
+      const automation = (
+        await api.post('/v1/automations', { name: 'Review', prompt: 'Review the latest push.', environment_id: env, triggers: [PR_SYNC], debounce_seconds: 3 })
+      ).body.automation;
+      cleanups.push(() => api.delete(`/v1/automations/${automation.id}`));
+
+      const sha = (pr: number, i: number) => `${String(pr).padStart(2, '0')}${String(i).padStart(2, '0')}`.padEnd(40, 'c');
+      const started = Date.now();
+      for (let i = 1; i <= 20; i++) {
+        const answers = await Promise.all([
+          sendGithub('pull_request', githubPullRequest({ fullName, number: 1, headSha: sha(1, i) })),
+          ...(i % 4 === 0 ? [sendGithub('pull_request', githubPullRequest({ fullName, number: 2, headSha: sha(2, i) }))] : []),
+        ]);
+        for (const a of answers) expect(a.status, JSON.stringify(a.body)).to.equal(202);
+        await new Promise((r) => setTimeout(r, 90));
+      }
+      expect(Date.now() - started, 'the burst took under 2.5 s').to.be.below(2500);
+
+      const windows = await until('both windows to close', async () => {
+        const rows = await db()('automation_debounce_windows').where({ automation_id: automation.id }).orderBy('debounce_key');
+        return rows.length === 2 && rows.every((w) => w.state === 'closed') ? rows : undefined;
+      }, 30_000, 200);
+      expect(windows.map((w) => [w.debounce_key, w.window_no, w.event_count])).to.deep.equal([
+        [`pr:${repo.id}:1`, 1, 20],
+        [`pr:${repo.id}:2`, 1, 5],
+      ]);
+      for (const w of windows) {
+        const quiet = w.closed_at.getTime() - w.last_event_at.getTime();
+        expect(quiet, 'closed after the quiet period').to.be.at.least(3000);
+      }
+
+      const executions = await executionsOf(automation.id);
+      expect(executions, 'exactly one run per pull request').to.have.length(2);
+      const byPr = new Map(executions.map((e) => [e.trigger_payload.pull_request.number, e]));
+      expect(byPr.get(1)!.trigger_payload.pull_request.head.sha).to.equal(sha(1, 20));
+      expect(byPr.get(2)!.trigger_payload.pull_request.head.sha).to.equal(sha(2, 20));
+      expect(windows.map((w) => w.execution_id)).to.have.members(executions.map((e) => e.id));
+      for (const e of executions) {
+        const done = await finished(e.id);
+        expect(done.status, done.error).to.equal('completed');
+      }
+
+      // A later event opens the next window of that pull request.
+      const later = await sendGithub('pull_request', githubPullRequest({ fullName, number: 1, headSha: sha(1, 21) }));
+      expect(later.body.matched).to.equal(1);
+      expect(await db()('automation_debounce_windows').where({ automation_id: automation.id, debounce_key: `pr:${repo.id}:1`, state: 'open' }).first('window_no')).to.deep.equal({ window_no: 2 });
+    });
+
+    it('closes the open window of a disabled automation without a run', async () => {
+      const { api, env, fullName } = await orgWithRepository('debounce-disabled');
+      const automation = (
+        await api.post('/v1/automations', { name: 'Review', prompt: 'x', environment_id: env, triggers: [PR_SYNC], debounce_seconds: 1 })
+      ).body.automation;
+      cleanups.push(() => api.delete(`/v1/automations/${automation.id}`));
+      expect((await sendGithub('pull_request', githubPullRequest({ fullName, number: 9 }))).body.matched).to.equal(1);
+      expect((await api.patch(`/v1/automations/${automation.id}`, { enabled: false })).status).to.equal(200);
+      const window = await until('the window to close', async () => {
+        const w = await db()('automation_debounce_windows').where({ automation_id: automation.id }).first();
+        return w?.state === 'closed' ? w : undefined;
+      }, 20_000, 200);
+      expect(window.execution_id).to.equal(null);
+      expect(await executionsOf(automation.id)).to.have.length(0);
+    });
+  });
+
+  describe('checks', () => {
+    it('opens a check per name when a pull-request run starts and completes them with the verdict; a worker restart mid-run duplicates nothing', async () => {
+      const { org, api, env, fullName } = await orgWithRepository('checks');
+      const automation = (
+        await api.post('/v1/automations', {
+          name: 'Gate',
+          // Long enough to restart the worker while the agent works.
+          prompt: '!sleep 4000\nLooks good.',
+          environment_id: env,
+          triggers: [PR_OPENED],
+          vcs_check_names: ['hangar/review', 'hangar/tests'],
+        })
+      ).body.automation;
+      cleanups.push(() => api.delete(`/v1/automations/${automation.id}`));
+      const headSha = randomUUID().replace(/-/g, '').padEnd(40, 'e');
+      const github = fakeGithub();
+      const answer = await sendGithub('pull_request', githubPullRequest({ fullName, number: 12, action: 'opened', headSha, installationId: 4242 }));
+      expect(answer.body.matched).to.equal(1);
+
+      const runsFor = () => [...github.checkRuns.values()].filter((r) => r.head_sha === headSha);
+      await until('both checks in progress while the run works', async () => {
+        const runs = runsFor();
+        const exec = (await executionsOf(automation.id))[0];
+        return runs.length === 2 && runs.every((r) => r.status === 'in_progress') && exec?.status === 'running';
+      }, 60_000, 100);
+      expect(runsFor().map((r) => r.name).sort()).to.deep.equal(['hangar/review', 'hangar/tests']);
+      expect(runsFor().every((r) => r.repository === fullName)).to.equal(true);
+
+      await harness().restartWorker();
+
+      const [exec] = await executionsOf(automation.id);
+      const done = await finished(exec.id);
+      expect(done.status, done.error).to.equal('completed');
+      await until('both checks completed', async () => runsFor().every((r) => r.status === 'completed'), 30_000, 100);
+      expect(runsFor().map((r) => r.conclusion)).to.deep.equal(['success', 'success']);
+
+      // Nothing doubled: one execution, one workspace, one check created per name.
+      expect(await executionsOf(automation.id)).to.have.length(1);
+      const workspaces = await db()('replicas').where({ organization_id: org.organization_id, source: 'automation' });
+      expect(workspaces.map((w) => w.id)).to.deep.equal([done.workspace_id]);
+      const creates = github.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/check-runs') && (c.body as { head_sha?: string }).head_sha === headSha);
+      expect(creates).to.have.length(2);
+      expect(await db()('automation_checks').where({ execution_id: exec.id }).pluck('status')).to.deep.equal(['completed', 'completed']);
+    });
+  });
+});

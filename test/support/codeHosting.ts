@@ -1,0 +1,97 @@
+/**
+ * Deliveries shaped like GitHub's and GitLab's webhooks, sent to the service's receivers
+ * signed the way each platform signs them (the secrets the shared harness configures).
+ */
+import { createHmac, randomUUID } from 'node:crypto';
+import { GITHUB_WEBHOOK_SECRET, GITLAB_WEBHOOK_TOKEN } from './harness';
+import { request, type Answer } from './http';
+
+export interface PullRequestEvent {
+  /** "owner/name"; the connected repository's url is https://github.com/{fullName}. */
+  fullName: string;
+  number: number;
+  action?: 'opened' | 'synchronize' | 'closed' | 'labeled';
+  merged?: boolean;
+  headSha?: string;
+  sender?: string;
+  installationId?: number;
+  title?: string;
+}
+
+export function githubPullRequest(e: PullRequestEvent): Record<string, unknown> {
+  const url = `https://github.com/${e.fullName}`;
+  return {
+    action: e.action ?? 'synchronize',
+    number: e.number,
+    pull_request: {
+      number: e.number,
+      title: e.title ?? `Change ${e.number}`,
+      html_url: `${url}/pull/${e.number}`,
+      state: e.action === 'closed' ? 'closed' : 'open',
+      draft: false,
+      merged: e.merged ?? false,
+      body: 'Please review.',
+      user: { login: 'octocat' },
+      head: { ref: `feature-${e.number}`, sha: e.headSha ?? randomUUID().replace(/-/g, '').padEnd(40, '0').slice(0, 40) },
+      base: { ref: 'main', sha: '0'.repeat(40) },
+    },
+    repository: {
+      full_name: e.fullName,
+      html_url: url,
+      clone_url: `${url}.git`,
+      ssh_url: `git@github.com:${e.fullName}.git`,
+    },
+    sender: { login: e.sender ?? 'octocat' },
+    ...(e.installationId ? { installation: { id: e.installationId } } : {}),
+  };
+}
+
+export const signGithub = (raw: string, secret = GITHUB_WEBHOOK_SECRET) => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
+
+export async function sendGithub(
+  event: string,
+  body: unknown,
+  options: { deliveryId?: string; signature?: string | null; secret?: string } = {},
+): Promise<Answer> {
+  const raw = JSON.stringify(body);
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'x-github-event': event,
+    'x-github-delivery': options.deliveryId ?? randomUUID(),
+  };
+  const signature = options.signature === undefined ? signGithub(raw, options.secret) : options.signature;
+  if (signature !== null) headers['x-hub-signature-256'] = signature;
+  return request('POST', '/v1/webhooks/github', { rawBody: raw, headers });
+}
+
+export function gitlabMergeRequest(e: { fullName: string; iid: number; action?: string; sha?: string; user?: string }): Record<string, unknown> {
+  const url = `https://gitlab.com/${e.fullName}`;
+  return {
+    object_kind: 'merge_request',
+    event_type: 'merge_request',
+    user: { username: e.user ?? 'dev' },
+    project: { id: 42, path_with_namespace: e.fullName, web_url: url, git_http_url: `${url}.git`, git_ssh_url: `git@gitlab.com:${e.fullName}.git` },
+    object_attributes: {
+      iid: e.iid,
+      title: `MR ${e.iid}`,
+      url: `${url}/-/merge_requests/${e.iid}`,
+      state: 'opened',
+      action: e.action ?? 'open',
+      source_branch: 'feature',
+      target_branch: 'main',
+      last_commit: { id: e.sha ?? 'a'.repeat(40) },
+      description: 'MR',
+    },
+  };
+}
+
+export async function sendGitlab(body: unknown, options: { token?: string | null; uuid?: string } = {}): Promise<Answer> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'x-gitlab-event': 'Merge Request Hook',
+    'x-gitlab-event-uuid': options.uuid ?? randomUUID(),
+  };
+  const token = options.token === undefined ? GITLAB_WEBHOOK_TOKEN : options.token;
+  if (token !== null) headers['x-gitlab-token'] = token;
+  return request('POST', '/v1/webhooks/gitlab', { rawBody: JSON.stringify(body), headers });
+}
