@@ -1,0 +1,99 @@
+/**
+ * The crash windows of a run, replayed deliberately: each activity is run a second time as
+ * Temporal would retry it after a worker died just before its result was recorded (with the
+ * write that recorded it lost too, where there is one). Real database, real replicas service
+ * (the workspace really starts), real fake-GitHub API; only the activity context is a mock.
+ */
+import { randomUUID } from 'node:crypto';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { expect } from 'chai';
+import { createAutomationCheckActivities } from '../../../activities/automationChecks';
+import { createAutomationEventActivities } from '../../../activities/automationEvents';
+import { createAutomationRunActivities } from '../../../activities/automationRuns';
+import { createGithubChecksClient } from '../../../src/codeHosting/githubChecks';
+import { createLogger } from '../../../src/logger';
+import { fakeGithub, harness } from '../../support/harness';
+import { as, newOrg } from '../../support/http';
+import { CUSTOM, PR_OPENED } from './support';
+
+const db = () => harness().database.db;
+const logger = createLogger({ level: 'error', write: () => undefined });
+const retried = <A extends unknown[], R>(fn: (...args: A) => Promise<R>, ...args: A) => new MockActivityEnvironment({ attempt: 2 }).run(fn, ...args);
+
+async function setup(triggers: unknown[], extra: Record<string, unknown> = {}) {
+  const org = await newOrg('idempotency');
+  const api = as(org.org_api_key);
+  const env = (await db()('environments').where({ organization_id: org.organization_id, is_global: true }).first('id')).id;
+  const automation = (await api.post('/v1/automations', { name: 'Once', prompt: 'Say hi.', environment_id: env, triggers, ...extra })).body.automation;
+  expect(automation, 'created').to.have.property('id');
+  return { org, api, automation };
+}
+
+async function pendingExecution(automationId: string, organizationId: string, payload: Record<string, unknown> = {}) {
+  const id = randomUUID();
+  await db()('automation_executions').insert({ id, automation_id: automationId, organization_id: organizationId, trigger_payload: JSON.stringify(payload), status: 'creating', config: '{}' });
+  return id;
+}
+
+describe('automation runs survive retried activities', function () {
+  this.timeout(120_000);
+
+  it('a workspace created but not recorded before the worker died is found again, not created twice', async () => {
+    const { org, api, automation } = await setup([CUSTOM]);
+    const runs = createAutomationRunActivities({
+      db: db(),
+      createReplica: (actor, input, source, options) => harness().api.services.replicas.create(actor, input, source, options),
+      logger,
+    });
+    const executionId = await pendingExecution(automation.id, org.organization_id);
+    const first = await retried(runs.startRunWorkspace, executionId);
+    // The worker "died" after creating the workspace: the execution never learnt its id.
+    await db()('automation_executions').where({ id: executionId }).update({ workspace_id: null, status: 'creating' });
+    const second = await retried(runs.startRunWorkspace, executionId);
+    expect(second).to.equal(first);
+    const workspaces = await db()('replicas').where({ organization_id: org.organization_id });
+    expect(workspaces.map((w) => w.id)).to.deep.equal([first]);
+    expect(await db()('replica_messages').where({ replica_id: first })).to.have.length(1);
+    await api.delete(`/v1/replica/${first}`);
+  });
+
+  it('a check created but not recorded is found by its external id, not created twice', async () => {
+    const { org, automation } = await setup([PR_OPENED], { vcs_check_names: ['hangar/once'] });
+    const github = fakeGithub();
+    const checks = createAutomationCheckActivities({
+      db: db(),
+      github: createGithubChecksClient({ apiUrl: github.url, appId: github.appId, privateKeyPem: github.privateKeyPem }),
+      logger,
+    });
+    const headSha = randomUUID().replace(/-/g, '').padEnd(40, 'a');
+    const payload = { provider: 'github', repository: { full_name: 'acme/once' }, pull_request: { head: { sha: headSha } }, installation_id: 9 };
+    const executionId = await pendingExecution(automation.id, org.organization_id, payload);
+    expect(await retried(checks.openRunChecks, executionId)).to.equal(1);
+    await db()('automation_checks').where({ execution_id: executionId }).delete();
+    expect(await retried(checks.openRunChecks, executionId)).to.equal(1);
+    const posts = github.calls.filter((c) => c.method === 'POST' && c.path === '/repos/acme/once/check-runs');
+    expect(posts).to.have.length(1);
+    expect(await retried(checks.completeRunChecks, executionId, true, null)).to.equal(1);
+    // Completed: a retry has nothing left to complete.
+    expect(await retried(checks.completeRunChecks, executionId, true, null)).to.equal(0);
+    expect([...github.checkRuns.values()].filter((r) => r.head_sha === headSha).map((r) => [r.status, r.conclusion])).to.deep.equal([['completed', 'success']]);
+  });
+
+  it('a debounce window closed but not acknowledged returns the same execution when closed again', async () => {
+    const { org, automation } = await setup([CUSTOM], { debounce_seconds: 1 });
+    const key = { automation_id: automation.id, debounce_key: 'custom', window_no: 1 };
+    await db()('automation_debounce_windows').insert(key);
+    await db()('automation_events').insert([
+      { ...key, payload: JSON.stringify({ n: 1 }), received_at: db().raw("clock_timestamp() - interval '5 seconds'") },
+      { ...key, payload: JSON.stringify({ n: 2 }), received_at: db().raw("clock_timestamp() - interval '5 seconds'") },
+    ]);
+    const events = createAutomationEventActivities({ db: db(), logger });
+    const input = { automationId: automation.id, debounceKey: 'custom', windowNo: 1, executionId: randomUUID() };
+    const first = await retried(events.closeDebounceWindow, input);
+    const second = await retried(events.closeDebounceWindow, input);
+    expect(first).to.deep.equal({ state: 'closed', executionId: input.executionId });
+    expect(second).to.deep.equal(first);
+    const executions = await db()('automation_executions').where({ automation_id: automation.id });
+    expect(executions.map((e) => [e.id, e.trigger_payload, e.organization_id])).to.deep.equal([[input.executionId, { n: 2 }, org.organization_id]]);
+  });
+});
