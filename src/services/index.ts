@@ -11,7 +11,7 @@ import type { Logger } from '../logger';
 import type { TemporalGateway } from '../temporal/gateway';
 import { automationEnvironmentReferenceCheck, createAutomationsService } from './automations';
 import { createAutomationInbox } from './automations/inbox';
-import { createAutomationWebhooks } from './automations/webhooks';
+import { AUTOMATIONS_CHANGED_CHANNEL, createAutomationWebhooks } from './automations/webhooks';
 import { createCredentialsService } from './credentials';
 import { createModelCatalogService } from './modelCatalog';
 import { createOrganizationSettingsService } from './organizationSettings';
@@ -43,6 +43,14 @@ export function createServices(deps: { db: Knex; bus: EventBus; secretBox: Secre
     config,
     logger: logger.child({ component: 'model-catalog' }),
     organizationSecret: (organizationId, agent) => credentials.organizationSecret(organizationId, agent),
+  });
+  const automationWebhooks = createAutomationWebhooks({
+    db,
+    inbox: createAutomationInbox({ db, temporal }),
+    bus,
+    github: config.github,
+    gitlab: config.gitlab,
+    logger: logger.child({ component: 'automation-webhooks' }),
   });
   return {
     identity,
@@ -76,14 +84,21 @@ export function createServices(deps: { db: Knex; bus: EventBus; secretBox: Secre
       timings: { idleMs: config.workspaceIdleMs, archiveAfterMs: config.workspaceArchiveAfterMs, historyLimit: config.workspaceHistoryLimit },
     }),
     userAccount: createUserAccountService({ db, identity }),
-    automations: createAutomationsService({ db, secretBox, temporal, isModelAllowed: (organizationId, agent, model) => modelCatalog.isModelAllowed(organizationId, agent, model) }),
-    automationWebhooks: createAutomationWebhooks({
+    automations: createAutomationsService({
       db,
-      inbox: createAutomationInbox({ db, temporal }),
-      github: config.github,
-      gitlab: config.gitlab,
-      logger: logger.child({ component: 'automation-webhooks' }),
+      secretBox,
+      temporal,
+      isModelAllowed: (organizationId, agent, model) => modelCatalog.isModelAllowed(organizationId, agent, model),
+      onChanged: async () => {
+        automationWebhooks.invalidateRoutes();
+        try {
+          await bus.publish(AUTOMATIONS_CHANGED_CHANNEL, '');
+        } catch (err) {
+          logger.warn('could not announce an automation change', { err });
+        }
+      },
     }),
+    automationWebhooks,
   };
 }
 

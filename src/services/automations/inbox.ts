@@ -94,6 +94,46 @@ export function createAutomationInbox(deps: { db: Knex; temporal: Pick<TemporalG
     return joinOrOpen(trx, automation, item.key, item.payload);
   }
 
+  /**
+   * The common case of a burst, in one statement and one round trip: a single event joining
+   * an open window (with the same locks as `joinOrOpen`), its delivery id recorded only when
+   * the event is. Null when it does not apply (no open window, debounce off, a disabled or
+   * gone automation, a repeated delivery id: the delivery insert then fails the whole
+   * statement); the transactional path then decides.
+   */
+  async function joinFast(item: InboxItem, delivery?: { provider: string; id: string }): Promise<Accepted> {
+    try {
+      const { rows } = await db.raw(
+        `WITH a AS (
+           SELECT id FROM automations WHERE id = :automationId AND enabled AND coalesce(debounce_seconds, 0) > 0 FOR SHARE
+         ), w AS (
+           SELECT window_no FROM automation_debounce_windows
+            WHERE automation_id = :automationId AND debounce_key = :key AND state = 'open' FOR SHARE
+         ), ev AS (
+           INSERT INTO automation_events (automation_id, debounce_key, window_no, payload)
+           SELECT :automationId, :key, w.window_no, :payload::jsonb FROM a, w
+           RETURNING window_no
+         ), d AS (
+           INSERT INTO code_hosting_deliveries (provider, delivery_id)
+           SELECT :provider, :deliveryId FROM ev WHERE :deliveryId::text IS NOT NULL
+           RETURNING 1
+         )
+         SELECT window_no FROM ev`,
+        {
+          automationId: item.automationId,
+          key: item.key,
+          payload: JSON.stringify(item.payload),
+          provider: delivery?.provider ?? '',
+          deliveryId: delivery?.id ?? null,
+        },
+      );
+      return rows.length ? { windowNo: rows[0].window_no as number, opened: false } : null;
+    } catch (err) {
+      if ((err as { code?: string }).code === UNIQUE_VIOLATION) return null;
+      throw err;
+    }
+  }
+
   return {
     /**
      * Records events (one per automation an incoming delivery matched) in one transaction and
@@ -104,6 +144,10 @@ export function createAutomationInbox(deps: { db: Knex; temporal: Pick<TemporalG
      */
     async accept(items: InboxItem[], delivery?: { provider: string; id: string }): Promise<{ duplicate: boolean; accepted: Accepted[] }> {
       // A stable lock order: two deliveries matching the same automations cannot deadlock.
+      if (items.length === 1) {
+        const joined = await joinFast(items[0]!, delivery);
+        if (joined) return { duplicate: false, accepted: [joined] };
+      }
       const ordered = [...items].sort((a, b) => (a.automationId < b.automationId ? -1 : a.automationId > b.automationId ? 1 : 0));
       for (let attempt = 1; ; attempt++) {
         try {

@@ -105,6 +105,8 @@ export function createAutomationsService(deps: {
   repo?: AutomationsRepository;
   /** How long a manual trigger waits for its run to record the workspace id. */
   triggerWaitMs?: number;
+  /** Told after every committed create, update and delete (event routing caches listen). */
+  onChanged?: () => Promise<void>;
 }) {
   const { db, secretBox } = deps;
   const repo = deps.repo ?? createAutomationsRepository(db);
@@ -279,6 +281,7 @@ export function createAutomationsService(deps: {
           trx,
         );
       });
+      await deps.onChanged?.();
       await deps.temporal.automationChanged(row.id, row.organization_id);
       return serialize(row);
     },
@@ -310,6 +313,7 @@ export function createAutomationsService(deps: {
         const write = await prepare(actor, input, current, current.user_id, trx);
         return repo.update(current.id, write, trx);
       });
+      await deps.onChanged?.();
       // The schedule loop re-reads the automation at once (a new time, enabled, disabled).
       await deps.temporal.automationChanged(row.id, row.organization_id);
       return serialize(row);
@@ -377,6 +381,7 @@ export function createAutomationsService(deps: {
         await repo.delete(found.id, trx);
         await deps.temporal.startAutomationCleanup({ automationId: found.id, organizationId: found.organization_id });
       });
+      await deps.onChanged?.();
     },
   };
 }

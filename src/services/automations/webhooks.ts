@@ -7,6 +7,7 @@
  */
 import type { Knex } from 'knex';
 import { HttpError, badRequest, notFound } from '../../errors';
+import type { EventBus } from '../../events/bus';
 import type { Logger } from '../../logger';
 import {
   CodeHostingPayloadError,
@@ -62,46 +63,88 @@ export function customPayload(body: Buffer, contentType: string | undefined): Re
   return { raw: text };
 }
 
+/** Bus channel announcing that automations changed (created, patched, deleted). */
+export const AUTOMATIONS_CHANGED_CHANNEL = 'automations_changed';
+
+interface RouteRow {
+  repository_id: string;
+  url: string;
+  automation_id: string | null;
+  triggers: Trigger[] | null;
+}
+
+/** Routes are cached while the bus tells this process about automation changes. */
+const ROUTE_TTL_MS = 60_000;
+/** Repositories are connected outside the API (admin CLI): an empty answer is kept briefly. */
+const EMPTY_ROUTE_TTL_MS = 5_000;
+const MAX_ROUTES = 10_000;
+
 export function createAutomationWebhooks(deps: {
   db: Knex;
   inbox: AutomationInbox;
+  bus: EventBus;
   github: { webhookSecret?: string };
   gitlab: { webhookToken?: string };
   logger: Logger;
 }) {
   const { db, inbox } = deps;
 
-  /** Connected repositories matching any URL form of the event's repository (any organization). */
-  async function repositoriesOf(event: CodeHostingEvent): Promise<Array<{ id: string; organization_id: string }>> {
-    const wanted = new Set(event.repositoryUrls.map(normaliseRepositoryUrl).filter((u): u is string => !!u));
-    if (!wanted.size) return [];
-    const name = event.repositoryFullName.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
-    const rows: Array<{ id: string; organization_id: string; url: string }> = await db('repositories')
-      .whereRaw("lower(url) like ? escape '\\'", [`%${name}%`])
-      .select('id', 'organization_id', 'url');
-    return rows.filter((r) => {
-      const normalised = normaliseRepositoryUrl(r.url);
-      return normalised !== null && wanted.has(normalised);
-    });
+  // The routing query's answers per (provider, event, repository name). Correctness does not
+  // depend on them being fresh for `enabled` or existence (the inbox re-reads the automation
+  // under a lock); a trigger edit reaches every process through the bus within milliseconds.
+  const routes = new Map<string, { rows: RouteRow[]; expiresAt: number }>();
+  let listening: Promise<boolean> | null = null;
+  function listen(): Promise<boolean> {
+    listening ??= deps.bus.subscribe(AUTOMATIONS_CHANGED_CHANNEL, () => routes.clear()).then(
+      () => true,
+      (err) => {
+        deps.logger.warn('automation changes are not observed; routing is not cached', { err });
+        listening = null;
+        return false;
+      },
+    );
+    return listening;
   }
 
-  /** Enabled automations of the repository's organization with a trigger for this event. */
+  async function routeRows(event: CodeHostingEvent, name: string): Promise<RouteRow[]> {
+    const cacheKey = `${event.provider}|${event.event}|${name}`;
+    const cached = routes.get(cacheKey);
+    if (cached && cached.expiresAt > Date.now()) return cached.rows;
+    const live = await listen();
+    const { rows } = (await db.raw(
+      `SELECT r.id AS repository_id, r.url, a.id AS automation_id, a.triggers
+         FROM repositories r
+         LEFT JOIN automations a ON a.organization_id = r.organization_id AND a.enabled AND a.triggers @> ?::jsonb
+        WHERE lower(r.url) LIKE ? ESCAPE '\\'`,
+      [JSON.stringify([{ type: event.provider, config: { event: event.event } }]), `%${name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`],
+    )) as { rows: RouteRow[] };
+    if (live) {
+      if (routes.size >= MAX_ROUTES) routes.clear();
+      routes.set(cacheKey, { rows, expiresAt: Date.now() + (rows.length ? ROUTE_TTL_MS : EMPTY_ROUTE_TTL_MS) });
+    }
+    return rows;
+  }
+
+  /**
+   * Enabled automations with a trigger for this event, in the organizations whose connected
+   * repository is the event's (matched on any URL form, normalised).
+   */
   async function itemsFor(event: CodeHostingEvent): Promise<InboxItem[]> {
+    const wanted = new Set(event.repositoryUrls.map(normaliseRepositoryUrl).filter((u): u is string => !!u));
+    if (!wanted.size) return [];
+    const rows = await routeRows(event, event.repositoryFullName.toLowerCase());
     const items: InboxItem[] = [];
-    for (const repo of await repositoriesOf(event)) {
-      const automations: Array<{ id: string; triggers: Trigger[] }> = await db('automations')
-        .where({ organization_id: repo.organization_id, enabled: true })
-        .whereRaw('triggers @> ?::jsonb', [JSON.stringify([{ type: event.provider, config: { event: event.event } }])])
-        .select('id', 'triggers');
-      for (const automation of automations) {
-        const trigger = automation.triggers.find((t) => t.type === event.provider && (t.config as { event?: string }).event === event.event);
-        const config = (trigger?.config ?? {}) as { repository_ids?: string[]; excluded_actors?: string[] };
-        if (config.repository_ids?.length && !config.repository_ids.includes(repo.id)) continue;
-        if (isExcludedActor(event.actor, config.excluded_actors ?? [])) continue;
-        const payload: Record<string, unknown> = { ...event.payload, repository_id: repo.id };
-        if (event.installationId !== null) payload.installation_id = event.installationId;
-        items.push({ automationId: automation.id, key: `pr:${repo.id}:${event.number}`, payload });
-      }
+    for (const row of rows) {
+      if (!row.automation_id || !row.triggers) continue;
+      const normalised = normaliseRepositoryUrl(row.url);
+      if (normalised === null || !wanted.has(normalised)) continue;
+      const trigger = row.triggers.find((t) => t.type === event.provider && (t.config as { event?: string }).event === event.event);
+      const config = (trigger?.config ?? {}) as { repository_ids?: string[]; excluded_actors?: string[] };
+      if (config.repository_ids?.length && !config.repository_ids.includes(row.repository_id)) continue;
+      if (isExcludedActor(event.actor, config.excluded_actors ?? [])) continue;
+      const payload: Record<string, unknown> = { ...event.payload, repository_id: row.repository_id };
+      if (event.installationId !== null) payload.installation_id = event.installationId;
+      items.push({ automationId: row.automation_id, key: `pr:${row.repository_id}:${event.number}`, payload });
     }
     return items;
   }
@@ -119,7 +162,7 @@ export function createAutomationWebhooks(deps: {
     const items = await itemsFor(event);
     const { duplicate, accepted } = await inbox.accept(items, deliveryId ? { provider, id: deliveryId } : undefined);
     const matched = accepted.filter((a) => a !== null).length;
-    deps.logger.info('code-hosting event accepted', { provider, event: event.event, deliveryId, matched, duplicate });
+    deps.logger.debug('code-hosting event accepted', { provider, event: event.event, deliveryId, matched, duplicate });
     return { accepted: true, matched, duplicate };
   }
 
@@ -170,6 +213,9 @@ export function createAutomationWebhooks(deps: {
     },
 
     pruneDeliveries: () => inbox.pruneDeliveries(),
+
+    /** Forgets cached routes in this process (other processes hear it on the bus). */
+    invalidateRoutes: () => routes.clear(),
   };
 }
 

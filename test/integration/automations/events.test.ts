@@ -170,9 +170,15 @@ describe('automation event triggers', function () {
       expect(await matched(githubPullRequest({ fullName, number: 5, action: 'labeled' }))).to.equal(0);
       expect(await matched(githubPullRequest({ fullName: 'someone/unknown', number: 1, action: 'opened' }))).to.equal(0);
 
+      // Routing follows a PATCH at once (cached routes are dropped on every change).
+      expect((await api.patch(`/v1/automations/${scoped.id}`, { triggers: [PR_OPENED] })).status).to.equal(200);
+      expect(await matched(githubPullRequest({ fullName, number: 8, action: 'opened', sender: 'dependabot[bot]' }))).to.equal(2);
+      expect((await api.patch(`/v1/automations/${scoped.id}`, { triggers: [PR_SYNC] })).status).to.equal(200);
+      expect(await matched(githubPullRequest({ fullName, number: 8, action: 'opened' }))).to.equal(1);
+
       const keys = async (id: string) => (await db()('automation_events').where({ automation_id: id }).orderBy('id')).map((e) => e.debounce_key);
-      expect(await keys(scoped.id)).to.deep.equal([`pr:${repo.id}:5`]);
-      expect(await keys(anyRepo.id)).to.deep.equal([`pr:${repo.id}:5`, `pr:${repo.id}:6`, `pr:${otherRepo.id}:7`, `pr:${repo.id}:5`]);
+      expect(await keys(scoped.id)).to.deep.equal([`pr:${repo.id}:5`, `pr:${repo.id}:8`]);
+      expect(await keys(anyRepo.id)).to.deep.equal([`pr:${repo.id}:5`, `pr:${repo.id}:6`, `pr:${otherRepo.id}:7`, `pr:${repo.id}:5`, `pr:${repo.id}:8`, `pr:${repo.id}:8`]);
       expect(await keys(disabled.id)).to.deep.equal([]);
       expect(await keys(strangerAutomation.id)).to.deep.equal([]);
 
@@ -196,16 +202,21 @@ describe('automation event triggers', function () {
       cleanups.push(() => api.delete(`/v1/automations/${automation.id}`));
 
       const sha = (pr: number, i: number) => `${String(pr).padStart(2, '0')}${String(i).padStart(2, '0')}`.padEnd(40, 'c');
+      const deliveryIds: string[] = [];
       const started = Date.now();
       for (let i = 1; i <= 20; i++) {
+        deliveryIds[i] = randomUUID();
         const answers = await Promise.all([
-          sendGithub('pull_request', githubPullRequest({ fullName, number: 1, headSha: sha(1, i) })),
+          sendGithub('pull_request', githubPullRequest({ fullName, number: 1, headSha: sha(1, i) }), { deliveryId: deliveryIds[i] }),
           ...(i % 4 === 0 ? [sendGithub('pull_request', githubPullRequest({ fullName, number: 2, headSha: sha(2, i) }))] : []),
         ]);
         for (const a of answers) expect(a.status, JSON.stringify(a.body)).to.equal(202);
         await new Promise((r) => setTimeout(r, 90));
       }
       expect(Date.now() - started, 'the burst took under 2.5 s').to.be.below(2500);
+      // A redelivery while the window is open is recognised, not counted again.
+      const redelivered = await sendGithub('pull_request', githubPullRequest({ fullName, number: 1, headSha: sha(1, 7) }), { deliveryId: deliveryIds[7] });
+      expect(redelivered.body).to.deep.include({ duplicate: true, matched: 0 });
 
       const windows = await until('both windows to close', async () => {
         const rows = await db()('automation_debounce_windows').where({ automation_id: automation.id }).orderBy('debounce_key');
