@@ -6,13 +6,10 @@
  * closes and exactly one pending execution is recorded with the newest event's payload.
  * Idempotent: a retried close of a closed window returns the execution it recorded.
  */
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { Context } from '@temporalio/activity';
 import type { Knex } from 'knex';
 import type { Logger } from '../src/logger';
 import type { DebounceCloseResult } from '../workflows/shared';
-
-/** Attempts during which a missing window row is taken for a transaction not yet committed. */
-const MISSING_ROW_ATTEMPTS = 3;
 
 export interface CloseWindowInput {
   automationId: string;
@@ -49,13 +46,8 @@ export function createAutomationEventActivities(deps: { db: Knex; logger: Logger
     const key = { automation_id: input.automationId, debounce_key: input.debounceKey, window_no: input.windowNo };
     return db.transaction(async (trx) => {
       const window = await trx('automation_debounce_windows').where(key).forUpdate().first('state', 'execution_id');
-      if (!window) {
-        // The opener starts this workflow just before committing its row.
-        if (Context.current().info.attempt < MISSING_ROW_ATTEMPTS) {
-          throw ApplicationFailure.retryable('the debounce window is not visible yet', 'WindowNotVisible');
-        }
-        return { state: 'gone' };
-      }
+      // Gone: deleted with its automation.
+      if (!window) return { state: 'gone' };
       if (window.state === 'closed') return { state: 'closed', executionId: window.execution_id ?? null };
 
       const automation = await trx('automations').where({ id: input.automationId }).first('organization_id', 'enabled', 'debounce_seconds', 'config');

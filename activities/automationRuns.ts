@@ -70,14 +70,10 @@ export function createAutomationRunActivities(deps: AutomationRunActivityDeps) {
       await db('automation_executions').where({ id: executionId }).whereNotIn('status', ['completed', 'failed']).update({ status });
     },
 
-    /**
-     * The run's first step: moves the execution to `creating`. An execution not visible yet
-     * (its inbox transaction starts the run just before committing) is retried; the workflow
-     * gives up after its retry policy, when the transaction must have rolled back.
-     */
+    /** The run's first step: moves the execution to `creating` (gone: deleted with its automation). */
     async beginExecution(executionId: string): Promise<void> {
       const row = await db('automation_executions').where({ id: executionId }).first('status');
-      if (!row) throw ApplicationFailure.retryable(`execution ${executionId} is not visible yet`, 'ExecutionNotVisible');
+      if (!row) throw ApplicationFailure.nonRetryable(`execution ${executionId} not found`, 'ExecutionGone');
       if (row.status === 'pending') await db('automation_executions').where({ id: executionId, status: 'pending' }).update({ status: 'creating' });
     },
 

@@ -50,6 +50,7 @@ export interface Config {
   modelCatalogTtlMs: number;
   modelProviderTimeoutMs: number;
   workerShutdownGraceMs: number;
+  automationSweepMs: number;
   /** Code hosting: webhook verification and the Checks API (see docs/operations.md). */
   github: {
     webhookSecret?: string;
@@ -149,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
     modelCatalogTtlMs: int(env, 'HANGAR_MODEL_CATALOG_TTL_MS', 300_000, 1000, 86_400_000),
     modelProviderTimeoutMs: int(env, 'HANGAR_MODEL_PROVIDER_TIMEOUT_MS', 5000, 100, 60_000),
     workerShutdownGraceMs: int(env, 'HANGAR_WORKER_SHUTDOWN_GRACE_SECONDS', 30, 0, 3600) * 1000,
+    automationSweepMs: int(env, 'HANGAR_AUTOMATION_SWEEP_SECONDS', 30, 1, 3600) * 1000,
     github: {
       webhookSecret: env.HANGAR_GITHUB_WEBHOOK_SECRET || undefined,
       apiUrl: httpUrl(env, 'HANGAR_GITHUB_API_URL') ?? 'https://api.github.com',

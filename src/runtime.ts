@@ -13,6 +13,7 @@ import type { Logger } from './logger';
 import { createDocker, createSandboxRuntime, type SandboxRuntime } from './sandbox';
 import { createWorkspaceRuntime } from './sandbox/workspace';
 import { createGithubChecksClient } from './codeHosting/githubChecks';
+import { createAutomationSweeper } from './services/automations/sweeper';
 import { createReplicaEventEmitter } from './events/replicaEvents';
 import { createCredentialsService } from './services/credentials';
 import { createTerminalClient, createTerminalManager } from './terminals';
@@ -160,7 +161,16 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
     logger: logger.child({ component: 'terminals' }),
   });
   await terminals.start();
+  // Starts the workflows of inbox rows whose start was lost (see services/automations/sweeper.ts).
+  const sweeper = createAutomationSweeper({
+    db: database.db,
+    temporal: clientGateway,
+    logger: logger.child({ component: 'automation-sweeper' }),
+    graceMs: config.automationSweepMs,
+  });
+  sweeper.start(config.automationSweepMs);
   const running = worker.run().finally(async () => {
+    await sweeper.stop();
     await terminals.close();
     await sandbox.close();
     await connection.close();

@@ -11,10 +11,9 @@ import type { AutomationCheckActivities } from '../activities/automationChecks';
 import type { AutomationRunActivities } from '../activities/automationRuns';
 import type { AutomationRunInput } from './shared';
 
-// The execution row may be committed a moment after the run starts (see beginExecution).
 const begin = proxyActivities<AutomationRunActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 6, initialInterval: '200 milliseconds', maximumInterval: '5 seconds' },
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
 
 const checks = proxyActivities<AutomationCheckActivities>({
@@ -54,8 +53,7 @@ export async function automationRunWorkflow(input: AutomationRunInput): Promise<
   try {
     await begin.beginExecution(executionId);
   } catch (err) {
-    // Not visible after the retries: the transaction that recorded it rolled back (finishing
-    // a missing execution does nothing), or the database is down (finishing waits for it).
+    // The execution is gone (its automation was deleted): finishing it does nothing.
     const outcome = { ok: false, error: messageOf(err) };
     await finish.finishExecution(executionId, outcome.ok, outcome.error);
     return outcome;

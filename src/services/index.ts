@@ -46,7 +46,7 @@ export function createServices(deps: { db: Knex; bus: EventBus; secretBox: Secre
   });
   const automationWebhooks = createAutomationWebhooks({
     db,
-    inbox: createAutomationInbox({ db, temporal }),
+    inbox: createAutomationInbox({ db, temporal, logger: logger.child({ component: 'automation-inbox' }) }),
     bus,
     github: config.github,
     gitlab: config.gitlab,

@@ -85,6 +85,8 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     HANGAR_WORKSPACE_HISTORY_LIMIT: '50',
     // A stopping worker lets a short agent turn finish, and the suite's teardown stays quick.
     HANGAR_WORKER_SHUTDOWN_GRACE_SECONDS: '10',
+    // Inbox rows left without a workflow are picked up within seconds.
+    HANGAR_AUTOMATION_SWEEP_SECONDS: '2',
     ...env,
     DATABASE_URL: EMBEDDED ? '' : url.toString(),
     TEMPORAL_ADDRESS: temporal.address,

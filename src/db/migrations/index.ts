@@ -11,6 +11,7 @@ import * as m005 from './005_workspaces';
 import * as m006 from './006_warm_pools';
 import * as m007 from './007_automations';
 import * as m008 from './008_automation_events';
+import * as m009 from './009_debounce_window_starts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -26,6 +27,7 @@ const migrations: Array<[string, Migration]> = [
   ['006_warm_pools', m006],
   ['007_automations', m007],
   ['008_automation_events', m008],
+  ['009_debounce_window_starts', m009],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

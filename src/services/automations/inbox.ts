@@ -11,13 +11,16 @@
  * the window before it closes or waits and opens the next window. The window's deadline is
  * derived (its newest event + debounce_seconds), so joining writes no hot row.
  *
- * Temporal starts happen inside the transaction, before its commit: a start that fails rolls
- * the event back (the sender gets an error and retries), and a workflow whose transaction
- * then failed to commit finds no row and ends without a run.
+ * Workflows are started after the commit, so an event is accepted as soon as it is durable in
+ * PostgreSQL, even while Temporal cannot be reached. A start that fails (or never happens,
+ * because the process died) is made up by the sweeper (`sweeper.ts`), which starts the
+ * workflow of any window or execution left without one.
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import type { Logger } from '../../logger';
 import type { TemporalGateway } from '../../temporal/gateway';
+import type { DebounceWindowInput } from '../../../workflows/shared';
 
 /** The automation row as the inbox reads it, under a shared lock, in the event's transaction. */
 interface InboxAutomation {
@@ -43,10 +46,13 @@ const UNIQUE_VIOLATION = '23505';
 export const DELIVERY_RETENTION_DAYS = 7;
 const OPEN_ATTEMPTS = 5;
 
-export function createAutomationInbox(deps: { db: Knex; temporal: Pick<TemporalGateway, 'startAutomationRun' | 'startDebounceWindow'> }) {
+/** A workflow start, run once the transaction that recorded its rows has committed. */
+type Start = () => Promise<void>;
+
+export function createAutomationInbox(deps: { db: Knex; temporal: Pick<TemporalGateway, 'startAutomationRun' | 'startDebounceWindow'>; logger: Logger }) {
   const { db, temporal } = deps;
 
-  async function runNow(trx: Knex.Transaction, automation: InboxAutomation, key: string, payload: Record<string, unknown>): Promise<Accepted> {
+  async function runNow(trx: Knex.Transaction, starts: Start[], automation: InboxAutomation, key: string, payload: Record<string, unknown>): Promise<Accepted> {
     const executionId = randomUUID();
     await trx('automation_executions').insert({
       id: executionId,
@@ -57,11 +63,11 @@ export function createAutomationInbox(deps: { db: Knex; temporal: Pick<TemporalG
       config: JSON.stringify(automation.config ?? {}),
     });
     await trx('automation_events').insert({ automation_id: automation.id, debounce_key: key, execution_id: executionId, payload: JSON.stringify(payload) });
-    await temporal.startAutomationRun({ executionId, automationId: automation.id, organizationId: automation.organization_id });
+    starts.push(() => temporal.startAutomationRun({ executionId, automationId: automation.id, organizationId: automation.organization_id }));
     return { executionId };
   }
 
-  async function joinOrOpen(trx: Knex.Transaction, automation: InboxAutomation, key: string, payload: Record<string, unknown>): Promise<Accepted> {
+  async function joinOrOpen(trx: Knex.Transaction, starts: Start[], automation: InboxAutomation, key: string, payload: Record<string, unknown>): Promise<Accepted> {
     const where = { automation_id: automation.id, debounce_key: key };
     const open = await trx('automation_debounce_windows').where({ ...where, state: 'open' }).forShare().first('window_no');
     if (open) {
@@ -73,25 +79,29 @@ export function createAutomationInbox(deps: { db: Knex; temporal: Pick<TemporalG
     // A concurrent opener of the same number makes this insert fail (the caller retries and joins).
     await trx('automation_debounce_windows').insert({ ...where, window_no: windowNo });
     await trx('automation_events').insert({ ...where, window_no: windowNo, payload: JSON.stringify(payload) });
-    await temporal.startDebounceWindow({
+    const window: DebounceWindowInput = {
       automationId: automation.id,
       organizationId: automation.organization_id,
       debounceKey: key,
       windowNo,
       debounceSeconds: automation.debounce_seconds ?? 0,
+    };
+    starts.push(async () => {
+      await temporal.startDebounceWindow(window);
+      await db('automation_debounce_windows').where({ ...where, window_no: windowNo }).update({ workflow_started_at: db.fn.now() });
     });
     return { windowNo, opened: true };
   }
 
   /** Places one event for one automation in the caller's transaction. */
-  async function place(trx: Knex.Transaction, item: InboxItem): Promise<Accepted> {
+  async function place(trx: Knex.Transaction, starts: Start[], item: InboxItem): Promise<Accepted> {
     const automation: InboxAutomation | undefined = await trx('automations')
       .where({ id: item.automationId })
       .forShare()
       .first('id', 'organization_id', 'enabled', 'debounce_seconds', 'config');
     if (!automation || !automation.enabled) return null;
-    if (!automation.debounce_seconds) return runNow(trx, automation, item.key, item.payload);
-    return joinOrOpen(trx, automation, item.key, item.payload);
+    if (!automation.debounce_seconds) return runNow(trx, starts, automation, item.key, item.payload);
+    return joinOrOpen(trx, starts, automation, item.key, item.payload);
   }
 
   /**
@@ -150,8 +160,9 @@ export function createAutomationInbox(deps: { db: Knex; temporal: Pick<TemporalG
       }
       const ordered = [...items].sort((a, b) => (a.automationId < b.automationId ? -1 : a.automationId > b.automationId ? 1 : 0));
       for (let attempt = 1; ; attempt++) {
+        const starts: Start[] = [];
         try {
-          return await db.transaction(async (trx) => {
+          const result = await db.transaction(async (trx) => {
             if (delivery) {
               const inserted = await trx('code_hosting_deliveries')
                 .insert({ provider: delivery.provider, delivery_id: delivery.id })
@@ -161,9 +172,14 @@ export function createAutomationInbox(deps: { db: Knex; temporal: Pick<TemporalG
               if (inserted.length === 0) return { duplicate: true, accepted: [] };
             }
             const accepted: Accepted[] = [];
-            for (const item of ordered) accepted.push(await place(trx, item));
+            for (const item of ordered) accepted.push(await place(trx, starts, item));
             return { duplicate: false, accepted };
           });
+          // Committed: the events are safe whatever happens to these starts.
+          for (const start of starts) {
+            await start().catch((err) => deps.logger.warn('workflow start deferred to the sweeper', { err }));
+          }
+          return result;
         } catch (err) {
           if ((err as { code?: string }).code !== UNIQUE_VIOLATION || attempt >= OPEN_ATTEMPTS) throw err;
         }

@@ -265,6 +265,48 @@ describe('automation event triggers', function () {
     });
   });
 
+  describe('the sweeper', () => {
+    it('starts the window and the run whose workflow starts were lost after the inbox committed', async () => {
+      const org = await newOrg('sweeper');
+      const api = as(org.org_api_key);
+      const env = await globalEnv(org.organization_id);
+      const create = async (debounce: number | null) => {
+        const a = (await api.post('/v1/automations', { name: 'Swept', prompt: 'Say hi.', environment_id: env, triggers: [CUSTOM], debounce_seconds: debounce })).body.automation;
+        cleanups.push(() => api.delete(`/v1/automations/${a.id}`));
+        return a;
+      };
+      const debounced = await create(1);
+      const immediate = await create(null);
+      // What the inbox commits before starting workflows, as if the process died right after.
+      const earlier = db().raw("clock_timestamp() - interval '10 seconds'");
+      const window = { automation_id: debounced.id, debounce_key: 'custom', window_no: 1 };
+      await db()('automation_debounce_windows').insert({ ...window, opened_at: earlier });
+      await db()('automation_events').insert({ ...window, payload: JSON.stringify({ lost: 'window' }), received_at: earlier });
+      const executionId = randomUUID();
+      await db()('automation_executions').insert({
+        id: executionId,
+        automation_id: immediate.id,
+        organization_id: org.organization_id,
+        trigger_payload: JSON.stringify({ lost: 'run' }),
+        status: 'pending',
+        triggered_at: earlier,
+        config: '{}',
+      });
+
+      const closed = await until('the swept window to close', async () => {
+        const w = await db()('automation_debounce_windows').where(window).first();
+        return w?.state === 'closed' ? w : undefined;
+      }, 30_000, 200);
+      expect(closed.workflow_started_at).to.be.instanceOf(Date);
+      const fromWindow = await finished(closed.execution_id);
+      expect(fromWindow.trigger_payload).to.deep.equal({ lost: 'window' });
+      expect(fromWindow.status, fromWindow.error).to.equal('completed');
+      const run = await finished(executionId);
+      expect(run.status, run.error).to.equal('completed');
+      expect(await executionsOf(immediate.id)).to.have.length(1);
+    });
+  });
+
   describe('checks', () => {
     it('opens a check per name when a pull-request run starts and completes them with the verdict; a worker restart mid-run duplicates nothing', async () => {
       const { org, api, env, fullName } = await orgWithRepository('checks');

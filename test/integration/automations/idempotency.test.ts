@@ -11,9 +11,11 @@ import { createAutomationCheckActivities } from '../../../activities/automationC
 import { createAutomationEventActivities } from '../../../activities/automationEvents';
 import { createAutomationRunActivities } from '../../../activities/automationRuns';
 import { createGithubChecksClient } from '../../../src/codeHosting/githubChecks';
+import { createAutomationInbox } from '../../../src/services/automations/inbox';
 import { createLogger } from '../../../src/logger';
 import { fakeGithub, harness } from '../../support/harness';
 import { as, newOrg } from '../../support/http';
+import { until } from '../../support/wait';
 import { CUSTOM, PR_OPENED } from './support';
 
 const db = () => harness().database.db;
@@ -95,5 +97,40 @@ describe('automation runs survive retried activities', function () {
     expect(second).to.deep.equal(first);
     const executions = await db()('automation_executions').where({ automation_id: automation.id });
     expect(executions.map((e) => [e.id, e.trigger_payload, e.organization_id])).to.deep.equal([[input.executionId, { n: 2 }, org.organization_id]]);
+  });
+
+  it('accepts events while Temporal cannot be reached, and their workflows start once it can', async () => {
+    const { org, automation } = await setup([CUSTOM], { debounce_seconds: 1 });
+    const { org: otherOrg, automation: immediate } = await setup([CUSTOM]);
+    const unreachable = async () => {
+      throw new Error('Temporal is unreachable');
+    };
+    // The API's inbox, with its Temporal calls failing as they do while the cluster is down.
+    const inbox = createAutomationInbox({ db: db(), temporal: { startAutomationRun: unreachable, startDebounceWindow: unreachable }, logger });
+    const windowed = await inbox.accept([{ automationId: automation.id, key: 'custom', payload: { n: 1 } }]);
+    const joined = await inbox.accept([{ automationId: automation.id, key: 'custom', payload: { n: 2 } }]);
+    const direct = await inbox.accept([{ automationId: immediate.id, key: 'custom', payload: { n: 3 } }]);
+    expect(windowed.accepted).to.deep.equal([{ windowNo: 1, opened: true }]);
+    expect(joined.accepted).to.deep.equal([{ windowNo: 1, opened: false }]);
+    expect(direct.accepted[0]).to.have.property('executionId');
+
+    // The worker's sweeper starts what was left unstarted: one run per window, one per direct event.
+    const window = await until('the window to close', async () => {
+      const w = await db()('automation_debounce_windows').where({ automation_id: automation.id }).first();
+      return w?.state === 'closed' ? w : undefined;
+    }, 30_000, 200);
+    expect(window.event_count).to.equal(2);
+    const executions = await db()('automation_executions').whereIn('automation_id', [automation.id, immediate.id]);
+    expect(executions.map((e) => e.trigger_payload)).to.have.deep.members([{ n: 2 }, { n: 3 }]);
+    await until('both runs to begin', async () => {
+      const rows = await db()('automation_executions').whereIn('automation_id', [automation.id, immediate.id]).pluck('status');
+      return rows.length === 2 && rows.every((st) => st !== 'pending');
+    }, 30_000, 200);
+    const keyOf = { [automation.id]: org.org_api_key, [immediate.id]: otherOrg.org_api_key };
+    const created = await until('both workspaces', async () => {
+      const rows = (await db()('automation_executions').whereIn('automation_id', [automation.id, immediate.id])).filter((e) => e.workspace_id);
+      return rows.length === 2 ? rows : undefined;
+    }, 60_000, 200);
+    for (const e of created) expect((await as(keyOf[e.automation_id]!).delete(`/v1/replica/${e.workspace_id}`)).status).to.equal(200);
   });
 });
