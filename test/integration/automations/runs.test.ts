@@ -6,6 +6,8 @@
  * agent's error). Run history, fresh workspaces per fire and the access rules.
  */
 import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { expect } from 'chai';
 import { harness } from '../../support/harness';
 import { as, errorOf, newOrg } from '../../support/http';
@@ -43,7 +45,7 @@ describe('automation runs: manual trigger and run history', function () {
     const api = as(org.org_api_key);
     const env = await globalEnv(org.organization_id);
     const automation = (
-      await api.post('/v1/automations', { name: 'Writer', prompt: '!write ran.txt from-automation', environment_id: env, triggers: [CUSTOM] })
+      await api.post('/v1/automations', { name: 'Writer', prompt: '!write ran.txt from-automation', environment_id: env, triggers: [CUSTOM], workspace_auto_stop_minutes: 3 })
     ).body.automation;
     expect(automation, 'automation created').to.have.property('id');
 
@@ -60,6 +62,16 @@ describe('automation runs: manual trigger and run history', function () {
     expect(done.error).to.equal(null);
     expect(done.completed_at).to.be.instanceOf(Date);
     expect(done.workspace_id).to.equal(workspaceId);
+
+    // workspace_auto_stop_minutes is the workspace's inactivity timeout.
+    const connection = await Connection.connect({ address: harness().temporal.address });
+    try {
+      const history = await new Client({ connection }).workflow.getHandle(`workspace/${workspaceId}`).fetchHistory();
+      const [input] = history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads!;
+      expect(defaultPayloadConverter.fromPayload<{ idleMs: number }>(input!).idleMs).to.equal(3 * 60_000);
+    } finally {
+      await connection.close();
+    }
 
     const replica = await db()('replicas').where({ id: workspaceId }).first();
     expect(replica).to.include({ source: 'automation', organization_id: org.organization_id, user_id: null, lifecycle_policy: 'default', size: 'small' });
