@@ -39,6 +39,7 @@ import { githubPullRequest, signGithub } from '../test/support/codeHosting';
 import { GITHUB_WEBHOOK_SECRET, startHarness, type Harness } from '../test/support/harness';
 import { until } from '../test/support/wait';
 import { automationCleanupWorkflowId } from '../workflows/shared';
+import { summary } from './stats';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 48);
@@ -48,16 +49,6 @@ const NO_SUCH_MODEL = 'bench-no-such-model';
 const REPOSITORY = 'acme-bench/widgets';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Nearest-rank percentile of ascending samples. */
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-function summary(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99), max: sorted.at(-1)! };
-}
 
 const fmtMs = (n: number) => `${n.toFixed(0)} ms`;
 

@@ -30,6 +30,7 @@ import { migrate, openDatabase } from '../src/db/database';
 import { createIdentityService } from '../src/services/identity';
 import { createModelCatalogService } from '../src/services/modelCatalog';
 import { startFakeProvider } from '../test/support/fakeProviders';
+import { percentile } from './stats';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -78,10 +79,6 @@ Promise.all(Array.from({ length: connections }, loop)).then(() => {
   parentPort.postMessage({ latencies: Float64Array.from(latencies), errors, seconds: (Date.now() - began) / 1000 });
 });
 `;
-
-function percentile(sorted: Float64Array, p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
-}
 
 function nodeLoad(url: string, headers: Record<string, string>, seconds: number): Promise<Run> {
   return new Promise((resolve, reject) => {

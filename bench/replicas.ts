@@ -12,13 +12,13 @@
  */
 import { startHarness } from '../test/support/harness';
 import { sseData } from '../test/support/sse';
+import { summary } from './stats';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 10);
 
-function summary(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-  return `p50 ${at(50).toFixed(0)} ms  p95 ${at(95).toFixed(0)} ms  (min ${sorted[0]!.toFixed(0)}, max ${sorted.at(-1)!.toFixed(0)})`;
+function describe(samples: number[]) {
+  const s = summary(samples);
+  return `p50 ${s.p50.toFixed(0)} ms  p95 ${s.p95.toFixed(0)} ms  (min ${s.min.toFixed(0)}, max ${s.max.toFixed(0)})`;
 }
 
 async function main() {
@@ -88,9 +88,9 @@ async function main() {
     await fetch(`${base}/warm-pools`, { method: 'PUT', headers, body: JSON.stringify({ enabled: false }) });
 
     console.log(`workspaces, ${CALLS} each`);
-    console.log(`  create → active (cold, new container)   ${summary(createToActive)}   target ≤ 3000 ms`);
-    console.log(`  create → active (from a warm pool)      ${summary(warmToActive)}   target ≤ 500 ms  (${warmClaims}/${CALLS} claimed a warm workspace)`);
-    console.log(`  agent output → events-stream client     ${summary(streamLatency)}`);
+    console.log(`  create → active (cold, new container)   ${describe(createToActive)}   target ≤ 3000 ms`);
+    console.log(`  create → active (from a warm pool)      ${describe(warmToActive)}   target ≤ 500 ms  (${warmClaims}/${CALLS} claimed a warm workspace)`);
+    console.log(`  agent output → events-stream client     ${describe(streamLatency)}`);
   } finally {
     for (const id of ids) await fetch(`${harness.baseUrl}/v1/replica/${id}`, { method: 'DELETE', headers });
     await harness.close();

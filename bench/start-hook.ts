@@ -8,18 +8,10 @@
  */
 import { spawn } from 'node:child_process';
 import { startHarness } from '../test/support/harness';
+import { summary } from './stats';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 30);
 const SCRIPT = 'echo "hello from the hook"; ls ~ > /dev/null';
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-function summary(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), min: sorted[0]!, max: sorted.at(-1)! };
-}
 
 async function time(fn: () => Promise<void>): Promise<number> {
   const started = process.hrtime.bigint();

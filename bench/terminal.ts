@@ -25,17 +25,9 @@ import { createTerminalClient, createTerminalManager } from '../src/terminals';
 import { SERVER_URL, withServer } from '../test/support/harness';
 import { sseData } from '../test/support/sse';
 import { createDockerOpenTty, startTtyContainer } from '../test/support/ttyDocker';
+import { summary } from './stats';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-function summary(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), min: sorted[0]!, max: sorted.at(-1)! };
-}
 
 const ms = () => Number(process.hrtime.bigint()) / 1e6;
 
