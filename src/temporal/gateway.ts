@@ -51,7 +51,7 @@ export interface TemporalGateway {
   /** Starts `run/{executionId}` (idempotent: an already started run is left alone). */
   startAutomationRun(input: AutomationRunInput): Promise<void>;
   /** Tells an automation's schedule loop to re-read it, starting the loop if needed. */
-  automationChanged(automationId: string, organizationId: string, options?: { startIfMissing?: boolean }): Promise<void>;
+  automationChanged(automationId: string, organizationId: string): Promise<void>;
   /** Starts `debounce/{automation}/{key}/{window}` (idempotent like startAutomationRun). */
   startDebounceWindow(input: DebounceWindowInput): Promise<void>;
   /** Starts `cleanup/automation/{id}` (idempotent). */
@@ -90,7 +90,16 @@ function translate(err: unknown): never {
 
 export function createTemporalGateway(connection: Connection, options: { namespace: string; taskQueue: string }): TemporalGateway {
   const client = new Client({ connection, namespace: options.namespace });
-  const options_ = options;
+
+  /** Starts a workflow whose id makes it unique; one already running under that id is left alone. */
+  async function startOnce<W extends (input: never) => Promise<unknown>>(type: string, workflowId: string, input: Parameters<W>[0]): Promise<void> {
+    try {
+      await client.workflow.start(type, { taskQueue: options.taskQueue, workflowId, args: [input] });
+    } catch (err) {
+      if (err instanceof WorkflowExecutionAlreadyStartedError) return;
+      translate(err);
+    }
+  }
 
   /** Signals a workspace workflow; false when it has ended (a closed workflow takes no signals). */
   async function signal(replicaId: string, name: string, arg: unknown): Promise<boolean> {
@@ -171,60 +180,24 @@ export function createTemporalGateway(connection: Connection, options: { namespa
         return translate(err);
       }
     },
-    async automationChanged(automationId, organizationId, options = {}) {
+    async automationChanged(automationId, organizationId) {
       try {
-        if (options.startIfMissing === false) {
-          await client.workflow.getHandle(automationWorkflowId(automationId)).signal(AUTOMATION_SIGNALS.configChanged);
-          return;
-        }
         await client.workflow.signalWithStart('automationScheduleWorkflow', {
-          taskQueue: options_.taskQueue,
+          taskQueue: options.taskQueue,
           workflowId: automationWorkflowId(automationId),
           args: [{ automationId, organizationId }],
           signal: AUTOMATION_SIGNALS.configChanged,
           signalArgs: [],
         });
       } catch (err) {
-        if (err instanceof WorkflowNotFoundError) return;
         translate(err);
       }
     },
-    async startAutomationRun(input) {
-      try {
-        await client.workflow.start<typeof automationRunWorkflow>('automationRunWorkflow', {
-          taskQueue: options.taskQueue,
-          workflowId: automationRunWorkflowId(input.executionId),
-          args: [input],
-        });
-      } catch (err) {
-        if (err instanceof WorkflowExecutionAlreadyStartedError) return;
-        translate(err);
-      }
-    },
-    async startDebounceWindow(input) {
-      try {
-        await client.workflow.start<typeof debounceWindowWorkflow>('debounceWindowWorkflow', {
-          taskQueue: options.taskQueue,
-          workflowId: debounceWindowWorkflowId(input.automationId, input.debounceKey, input.windowNo),
-          args: [input],
-        });
-      } catch (err) {
-        if (err instanceof WorkflowExecutionAlreadyStartedError) return;
-        translate(err);
-      }
-    },
-    async startAutomationCleanup(input) {
-      try {
-        await client.workflow.start<typeof automationCleanupWorkflow>('automationCleanupWorkflow', {
-          taskQueue: options.taskQueue,
-          workflowId: automationCleanupWorkflowId(input.automationId),
-          args: [input],
-        });
-      } catch (err) {
-        if (err instanceof WorkflowExecutionAlreadyStartedError) return;
-        translate(err);
-      }
-    },
+    startAutomationRun: (input) => startOnce<typeof automationRunWorkflow>('automationRunWorkflow', automationRunWorkflowId(input.executionId), input),
+    startDebounceWindow: (input) =>
+      startOnce<typeof debounceWindowWorkflow>('debounceWindowWorkflow', debounceWindowWorkflowId(input.automationId, input.debounceKey, input.windowNo), input),
+    startAutomationCleanup: (input) =>
+      startOnce<typeof automationCleanupWorkflow>('automationCleanupWorkflow', automationCleanupWorkflowId(input.automationId), input),
     async terminateWorkflow(workflowId, reason) {
       try {
         await client.workflow.getHandle(workflowId).terminate(reason);
