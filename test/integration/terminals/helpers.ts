@@ -25,6 +25,8 @@ export interface Rig {
   containers: Map<string, string>;
   manager: TerminalManager;
   client: TerminalClient;
+  /** Every stream opened on this rig: closing the rig aborts those a test left open. */
+  streams: Set<TerminalStream>;
   startManager(owner?: string): Promise<TerminalManager>;
   close(): Promise<void>;
 }
@@ -60,8 +62,11 @@ export async function startRig(): Promise<Rig> {
     containers,
     manager,
     client,
+    streams: new Set(),
     startManager,
     async close() {
+      // A stream still open when the server drops its connection would fail unobserved.
+      for (const stream of this.streams) stream.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       for (const m of managers) await m.close();
@@ -156,8 +161,12 @@ export async function openStream(rig: Rig, key: string, path: string, headers: R
     output,
     waitFor: (what, test, timeoutMs = 10_000) => until(what, async () => test(output()) && output(), timeoutMs, 20),
     ended: Promise.resolve(),
-    close: () => controller.abort(),
+    close: () => {
+      controller.abort();
+      rig.streams.delete(stream);
+    },
   };
+  rig.streams.add(stream);
   if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
     stream.body = await res.json();
     return stream;
