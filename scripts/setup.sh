@@ -93,6 +93,45 @@ fi
 
 # --- Docker engine -------------------------------------------------------------------------
 docker_answers() { command -v docker >/dev/null 2>&1 && timeout 20 docker info >/dev/null 2>&1; }
+wait_for_docker() {
+  local deadline=$((SECONDS + $1))
+  while [ "$SECONDS" -lt "$deadline" ]; do docker_answers && return 0; sleep 1; done
+  return 1
+}
+# Live processes matching pgrep's arguments: a killed dockerd whose parent does not reap it
+# stays behind as a zombie, which pgrep still lists.
+live() {
+  local pid
+  for pid in $(pgrep "$@" 2>/dev/null); do
+    [ "$(ps -o stat= -p "$pid" 2>/dev/null | cut -c1)" = Z ] || echo "$pid"
+  done
+}
+# The containerd that dockerd manages runs from /var/run/docker/containerd; one left running
+# without its dockerd keeps the metadata database locked.
+engine_pids() { live -x dockerd; live -f 'containerd.*/var/run/docker/containerd'; }
+stop_docker_engine() {
+  local pids
+  pids="$(engine_pids)"
+  [ -z "$pids" ] || kill $pids 2>/dev/null || true
+  local deadline=$((SECONDS + 20))
+  while [ "$SECONDS" -lt "$deadline" ] && [ -n "$(engine_pids)" ]; do sleep 1; done
+  pids="$(engine_pids)"
+  [ -z "$pids" ] || kill -9 $pids 2>/dev/null || true
+  rm -f /var/run/docker.pid /var/run/docker/containerd/containerd.pid
+}
+start_dockerd() {
+  # Nothing of an earlier engine may stay behind: see stop_docker_engine.
+  if [ -n "$(live -f 'containerd.*/var/run/docker/containerd')" ]; then
+    say docker "stopping a containerd left without its dockerd"
+    stop_docker_engine
+  fi
+  rm -f /var/run/docker.pid
+  # Detached from this shell and its session, so it outlives setup, npm and CI steps; fd 9
+  # (the setup lock) is closed for it, or it would hold the lock for its whole life.
+  # shellcheck disable=SC2086
+  setsid nohup dockerd ${HANGAR_DOCKERD_ARGS:-} >>"$cache_dir/dockerd.log" 2>&1 </dev/null 9>&- &
+  say docker "started dockerd (pid $!, log $cache_dir/dockerd.log)"
+}
 if docker_answers; then
   say docker "engine answers${DOCKER_HOST:+ at DOCKER_HOST=$DOCKER_HOST}"
 elif [ -n "${DOCKER_HOST:-}" ]; then
@@ -103,17 +142,20 @@ elif is_root && is_debian; then
     apt_install docker.io || fail docker "apt-get install docker.io failed"
   fi
   if ! docker_answers; then
-    if pgrep -x dockerd >/dev/null 2>&1; then
+    if [ -n "$(live -x dockerd)" ]; then
       say docker "dockerd is running but not answering yet; waiting"
     else
-      # Detached from this shell and its session, so it outlives setup, npm and CI steps; fd 9
-      # (the setup lock) is closed for it, or it would hold the lock for its whole life.
-      # shellcheck disable=SC2086
-      setsid nohup dockerd ${HANGAR_DOCKERD_ARGS:-} >>"$cache_dir/dockerd.log" 2>&1 </dev/null 9>&- &
-      say docker "started dockerd (pid $!, log $cache_dir/dockerd.log)"
+      start_dockerd
     fi
-    for _ in $(seq 1 60); do docker_answers && break; sleep 1; done
-    docker_answers || { tail -n 20 "$cache_dir/dockerd.log" >&2 || true; fail docker "dockerd did not answer within 60 s (log: $cache_dir/dockerd.log)"; }
+    if ! wait_for_docker 90; then
+      # A dockerd killed without its containerd (a machine or session ending) leaves that
+      # containerd holding the metadata lock, and the next one waits on it until dockerd gives
+      # up. Stop what is left of the engine and start it once more from nothing.
+      say docker "no answer within 90 s; restarting the engine once (log: $cache_dir/dockerd.log)"
+      stop_docker_engine
+      start_dockerd
+      wait_for_docker 120 || { tail -n 20 "$cache_dir/dockerd.log" >&2 || true; fail docker "dockerd did not answer within 120 s after a restart (log: $cache_dir/dockerd.log)"; }
+    fi
     say docker "engine answers"
   fi
 else
