@@ -4,7 +4,7 @@
  * list and default to its first entry; agent_1 and agent_2 have no public catalog, so they
  * get small neutral lists of their own (a deployment maps them to real ids at the edge).
  */
-import { BUILTIN_MODELS } from '../services/modelCatalog/builtin';
+import { BUILTIN_MODELS } from './builtinModels';
 import { AGENTS, type AgentId } from './catalog';
 
 const OWN_MODELS: Record<'agent_1' | 'agent_2', readonly string[]> = {

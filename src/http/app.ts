@@ -6,9 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
-import { HttpError } from '../errors';
+import { DomainError, invalid } from '../domain/errors';
+import { statusOf } from './errors';
 import type { Logger } from '../logger';
-import type { Actor, IdentityService } from '../services/identity';
+import type { Actor } from '../domain/actor';
+import type { IdentityService } from '../services/identity';
 import { jsonBody } from './body';
 import type { Route } from './route';
 import { compileValidator } from './validate';
@@ -49,8 +51,8 @@ export function createApp(options: AppOptions): Koa {
     try {
       await next();
     } catch (err) {
-      if (err instanceof HttpError) {
-        errorBody(ctx, err.status, err.message, err.details);
+      if (err instanceof DomainError) {
+        errorBody(ctx, statusOf(err.kind), err.message, err.details);
       } else if (typeof (err as { status?: unknown }).status === 'number' && (err as { expose?: boolean }).expose) {
         // Errors Koa itself raises for the client (e.g. a malformed URL): keep the status.
         errorBody(ctx, (err as { status: number }).status, (err as Error).message, null);
@@ -91,10 +93,10 @@ export function createApp(options: AppOptions): Koa {
       const query = validateQuery ? validateQuery({ ...ctx.query }) : {};
       let body: unknown = ctx.request.body;
       if (validateBody) {
-        if (body === undefined && !route.bodyOptional) throw new HttpError(400, 'Invalid body', 'body: a JSON object is required');
+        if (body === undefined && !route.bodyOptional) throw invalid('Invalid body', 'body: a JSON object is required');
         if (body !== undefined) body = validateBody(body);
       } else if (body !== undefined && route.method !== 'delete') {
-        throw new HttpError(400, 'Invalid body', 'body: this operation takes no body');
+        throw invalid('Invalid body', 'body: this operation takes no body');
       }
       const result = await route.handler({ params, query, body, actor: ctx.state.actor as Actor, ctx });
       if (route.raw) return;

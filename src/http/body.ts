@@ -3,7 +3,7 @@
  * 400 for malformed JSON. Requests without a body leave `ctx.request.body` undefined.
  */
 import type { Context } from 'koa';
-import { HttpError, badRequest } from '../errors';
+import { DomainError, invalid } from '../domain/errors';
 
 declare module 'koa' {
   interface Request {
@@ -14,12 +14,12 @@ declare module 'koa' {
 
 export async function readBody(req: NodeJS.ReadableStream & { headers: Record<string, unknown> }, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) throw new HttpError(413, 'Request body too large', `limit is ${limit} bytes`);
+  if (Number.isFinite(declared) && declared > limit) throw new DomainError('too_large', 'Request body too large', `limit is ${limit} bytes`);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > limit) throw new HttpError(413, 'Request body too large', `limit is ${limit} bytes`);
+    if (size > limit) throw new DomainError('too_large', 'Request body too large', `limit is ${limit} bytes`);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
@@ -35,7 +35,7 @@ export function jsonBody(limit: number) {
   return async (ctx: Context) => {
     if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method) || !hasBody(ctx)) return;
     if (!ctx.is('application/json', '+json')) {
-      throw new HttpError(415, 'Unsupported media type', 'send the body as Content-Type: application/json');
+      throw new DomainError('unsupported_media_type', 'Unsupported media type', 'send the body as Content-Type: application/json');
     }
     const raw = await readBody(ctx.req, limit);
     ctx.request.rawBody = raw;
@@ -43,7 +43,7 @@ export function jsonBody(limit: number) {
       try {
         ctx.request.body = JSON.parse(raw.toString('utf8'));
       } catch {
-        throw badRequest('Malformed JSON body');
+        throw invalid('Malformed JSON body');
       }
     }
   };

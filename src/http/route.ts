@@ -3,7 +3,7 @@
  * router (validated by ajv) and generate the OpenAPI document.
  */
 import type { Context } from 'koa';
-import type { Actor } from '../services/identity';
+import type { Actor } from '../domain/actor';
 
 export type JsonSchema = Record<string, unknown>;
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';

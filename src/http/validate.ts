@@ -4,7 +4,7 @@
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { badRequest } from '../errors';
+import { invalid } from '../domain/errors';
 import type { JsonSchema } from './route';
 
 const bodyAjv = new Ajv({ allErrors: false, strict: true, useDefaults: false });
@@ -39,6 +39,6 @@ export function compileValidator(location: 'body' | 'query' | 'params', schema: 
   return (value) => {
     if (fn(value)) return value;
     const detail = describe(location, fn.errors![0]!);
-    throw badRequest(`Invalid ${location === 'params' ? 'path parameter' : location}`, detail);
+    throw invalid(`Invalid ${location === 'params' ? 'path parameter' : location}`, detail);
   };
 }

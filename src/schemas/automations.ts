@@ -1,7 +1,7 @@
 /**
  * Automation bodies and record. The trigger list is checked here only for its outer shape
  * (`{type, config}`); each trigger's config, the duplicate rules and the rules that span
- * fields live in `services/automations/rules.ts`, so every 400 names the rule it breaks.
+ * fields live in `domain/automations/rules.ts`, so every 400 names the rule it breaks.
  */
 import type { JsonSchema } from '../http/route';
 import { dateTime, nullableUuid, object, uuid } from './common';

@@ -7,7 +7,7 @@ import {
   updateProfileBody,
 } from '../../schemas/account';
 import { page, pageQuery, successSchema } from '../../schemas/common';
-import type { Actor } from '../../services/identity';
+import type { Actor } from '../../domain/actor';
 import type { Paging, UpdateProfileInput, UserAccountService } from '../../services/userAccount';
 import type { Route } from '../route';
 import { defineRoute } from '../route';

@@ -8,12 +8,7 @@ import { readBody } from '../body';
 import type { Route } from '../route';
 import { defineRoute } from '../route';
 import { object } from '../../schemas/common';
-import {
-  CODE_HOSTING_LIMIT_BYTES,
-  CUSTOM_WEBHOOK_LIMIT_BYTES,
-  type AutomationWebhooks,
-  type WebhookRequest,
-} from '../../services/automations/webhooks';
+import { CODE_HOSTING_LIMIT_BYTES, CUSTOM_WEBHOOK_LIMIT_BYTES, type AutomationIntake, type WebhookRequest } from '../../services/automations/intake';
 
 const tag = 'Automation webhooks';
 
@@ -32,7 +27,7 @@ const codeHostingAnswer = object(
   ['accepted', 'matched', 'duplicate'],
 );
 
-export function automationWebhookRoutes(webhooks: AutomationWebhooks): Route[] {
+export function automationWebhookRoutes(intake: AutomationIntake): Route[] {
   return [
     defineRoute<{ token: string }>({
       method: 'post',
@@ -45,7 +40,7 @@ export function automationWebhookRoutes(webhooks: AutomationWebhooks): Route[] {
       params: object({ token: { type: 'string', minLength: 1, maxLength: 200 } }, ['token']),
       response: { status: 202, description: 'Queued', schema: acceptedSchema },
       errors: [404, 413],
-      handler: async ({ params, ctx }) => webhooks.acceptCustom(params.token, await webhookRequest(ctx, CUSTOM_WEBHOOK_LIMIT_BYTES)),
+      handler: async ({ params, ctx }) => intake.acceptCustom(params.token, await webhookRequest(ctx, CUSTOM_WEBHOOK_LIMIT_BYTES)),
     }),
     defineRoute({
       method: 'post',
@@ -57,7 +52,7 @@ export function automationWebhookRoutes(webhooks: AutomationWebhooks): Route[] {
       ownBody: true,
       response: { status: 202, description: 'Accepted', schema: codeHostingAnswer },
       errors: [400, 401, 413],
-      handler: async ({ ctx }) => webhooks.acceptGithub(await webhookRequest(ctx, CODE_HOSTING_LIMIT_BYTES)),
+      handler: async ({ ctx }) => intake.acceptGithub(await webhookRequest(ctx, CODE_HOSTING_LIMIT_BYTES)),
     }),
     defineRoute({
       method: 'post',
@@ -69,7 +64,7 @@ export function automationWebhookRoutes(webhooks: AutomationWebhooks): Route[] {
       ownBody: true,
       response: { status: 202, description: 'Accepted', schema: codeHostingAnswer },
       errors: [400, 401, 413],
-      handler: async ({ ctx }) => webhooks.acceptGitlab(await webhookRequest(ctx, CODE_HOSTING_LIMIT_BYTES)),
+      handler: async ({ ctx }) => intake.acceptGitlab(await webhookRequest(ctx, CODE_HOSTING_LIMIT_BYTES)),
     }),
   ];
 }

@@ -10,7 +10,7 @@ import {
   setCredentialBody,
 } from '../../schemas/credentials';
 import type { CredentialRow } from '../../db/credentialsRepository';
-import { badRequest } from '../../errors';
+import { invalid } from '../../domain/errors';
 import { maskedSecret, secretProblem } from '../../services/credentialSecrets';
 import { serializeCredential, type CredentialInput, type CredentialsService } from '../../services/credentials';
 import { defineRoute, type Route } from '../route';
@@ -172,7 +172,7 @@ function legacyRoutes(credentials: CredentialsService): Route[] {
         errors: [400, 401, 403],
         handler: async ({ actor, body }) => {
           const problem = secretProblem(body.api_key);
-          if (problem) throw badRequest('Invalid body', `body.api_key: ${problem}`);
+          if (problem) throw invalid('Invalid body', `body.api_key: ${problem}`);
           const input: CredentialInput = { kind: 'api_key', secret: body.api_key };
           const row = personal
             ? await credentials.setPersonal(actor, LEGACY_AGENT, input)

@@ -19,7 +19,7 @@ import {
   variableSchema,
 } from '../../schemas/environmentResources';
 import type { EnvironmentResourcesService } from '../../services/environmentResources';
-import type { Actor } from '../../services/identity';
+import type { Actor } from '../../domain/actor';
 import { defineRoute, type JsonSchema, type Route } from '../route';
 
 const tag = 'Environments';

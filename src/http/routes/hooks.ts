@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import type { EventBus } from '../../events/bus';
 import { hookStreamChannel, type HookStreamMessage } from '../../events/hookStream';
-import { HttpError } from '../../errors';
+import { DomainError } from '../../domain/errors';
 import type { Logger } from '../../logger';
 import { object } from '../../schemas/common';
 import { environmentIdParam } from '../../schemas/environments';
@@ -162,7 +162,7 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
             await Promise.race([endSeen, new Promise((r) => setTimeout(r, RELAY_DRAIN_MS))]);
             sse.send('complete', test);
           } catch (err) {
-            const known = err instanceof HttpError;
+            const known = err instanceof DomainError;
             if (!known) logger.error('streamed hook test failed', { err: err as Error, requestId: ctx.state.requestId });
             sse.send('error', known ? { error: err.message, details: err.details } : { error: 'Internal server error', details: null });
           } finally {

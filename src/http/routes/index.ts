@@ -44,7 +44,7 @@ export function allRoutes(deps: {
     ...organizationRoutes(services.organizationSettings),
     ...modelsRoutes(services.modelCatalog),
     ...accountRoutes(services.userAccount),
-    ...automationWebhookRoutes(services.automationWebhooks),
+    ...automationWebhookRoutes(services.automationIntake),
     ...automationRoutes(services.automations),
   ];
   const meta = metaRoutes({ probes: deps.probes, openapi: () => buildOpenApi(api, { version: deps.version }) });

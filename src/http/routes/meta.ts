@@ -1,7 +1,7 @@
 /** Health, readiness, the OpenAPI document and the docs page (assets served locally). */
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
-import { unavailable } from '../../errors';
+import { unavailable } from '../../domain/errors';
 import { object } from '../../schemas/common';
 import { defineRoute, type Route } from '../route';
 

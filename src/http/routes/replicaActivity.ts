@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { Context } from 'koa';
-import { badRequest } from '../../errors';
+import { invalid } from '../../domain/errors';
 import type { ReplicaEvent } from '../../events/replicaEvents';
 import type { Logger } from '../../logger';
 import { object, successSchema, uuid } from '../../schemas/common';
@@ -91,7 +91,7 @@ function openEventStream(ctx: Context) {
 function resumeFrom(ctx: Context, after: string | undefined): string | null {
   const header = ctx.get('last-event-id').trim();
   if (header) {
-    if (!EVENT_ID_PATTERN.test(header)) throw badRequest('Invalid header', 'headers.last-event-id: must be an event id (digits)');
+    if (!EVENT_ID_PATTERN.test(header)) throw invalid('Invalid header', 'headers.last-event-id: must be an event id (digits)');
     return header;
   }
   return after ?? null;

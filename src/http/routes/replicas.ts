@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { badRequest } from '../../errors';
+import { invalid } from '../../domain/errors';
 import type { EventBus } from '../../events/bus';
 import { replicaChannel } from '../../events/replicaEvents';
 import { object, successSchema, uuid } from '../../schemas/common';
@@ -98,7 +98,7 @@ export function replicaRoutes(replicas: ReplicasService, deps: { db: Knex; bus: 
       errors: [400, 401, 403, 404, 409, 503],
       handler: async ({ actor, body, ctx }) => {
         const version = ctx.get('x-api-version');
-        if (version && version !== API_VERSION) throw badRequest('Unsupported X-Api-Version', `the only version is ${API_VERSION}`);
+        if (version && version !== API_VERSION) throw invalid('Unsupported X-Api-Version', `the only version is ${API_VERSION}`);
         let row = await replicas.create(actor, body);
         if (!version) row = await untilSettled(deps.db, deps.bus, row.id, deps.legacyCreateTimeoutMs);
         return { replica: serializeReplicaListItem(row) };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { expect } from 'chai';
-import { nextFireAt, parseCron } from '../../../src/automations/cron';
+import { nextFireAt, parseCron } from '../../../src/domain/cron';
 import { harness } from '../../support/harness';
 import { as, errorOf, request } from '../../support/http';
 import { until } from '../../support/wait';

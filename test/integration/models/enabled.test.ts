@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BUILTIN_MODELS } from '../../../src/services/modelCatalog/builtin';
+import { BUILTIN_MODELS } from '../../../src/agents/builtinModels';
 import { harness } from '../../support/harness';
 import { as, errorOf, newOrg, request } from '../../support/http';
 

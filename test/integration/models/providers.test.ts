@@ -12,7 +12,7 @@ import { createApp } from '../../../src/http/app';
 import { modelsRoutes } from '../../../src/http/routes/models';
 import { createLogger } from '../../../src/logger';
 import { createModelCatalogService, type ModelCatalogService } from '../../../src/services/modelCatalog';
-import { BUILTIN_MODELS } from '../../../src/services/modelCatalog/builtin';
+import { BUILTIN_MODELS } from '../../../src/agents/builtinModels';
 import { startFakeProvider, type FakeBehaviour, type FakeModel, type FakeProvider } from '../../support/fakeProviders';
 import { harness } from '../../support/harness';
 import { as, newOrg } from '../../support/http';

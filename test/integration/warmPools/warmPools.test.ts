@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import { createDocker } from '../../../src/sandbox';
-import { hashEngineSecret } from '../../../src/services/replicas';
+import { hashEngineSecret } from '../../../src/domain/replicas';
 import { createBareRepo } from '../../support/gitRepo';
 import { startHarness, type Harness } from '../../support/harness';
 import { execInContainer } from '../../support/containerExec';

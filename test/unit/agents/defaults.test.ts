@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { AGENT_IDS } from '../../../src/agents/catalog';
 import { agentDefaultModel, isModelCompatible, knownModels } from '../../../src/agents/defaults';
-import { BUILTIN_MODELS } from '../../../src/services/modelCatalog/builtin';
+import { BUILTIN_MODELS } from '../../../src/agents/builtinModels';
 
 describe('agent default models', () => {
   it('gives every agent a default it accepts', () => {

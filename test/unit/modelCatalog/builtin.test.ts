@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BUILTIN_MODELS } from '../../../src/services/modelCatalog/builtin';
+import { BUILTIN_MODELS } from '../../../src/agents/builtinModels';
 
 describe('built-in model lists', () => {
   it('have unique ids and a display name for every entry', () => {

@@ -10,7 +10,7 @@ import {
   WEBHOOK_RETRYABLE,
   WEBHOOK_TIMEOUT_MS,
   type WebhookDelivery,
-} from '../../../src/webhooks';
+} from '../../../../src/integrations/webhooks/deliver';
 
 interface Received {
   headers: IncomingMessage['headers'];

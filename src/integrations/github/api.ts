@@ -1,15 +1,12 @@
 /**
- * A small client for GitHub's REST Checks API: open a check run for a commit (idempotently,
- * keyed by our own external id) and later complete it with a conclusion and a summary.
- *
- * Authentication is either a GitHub App (an RS256 JWT traded for a short-lived installation
- * token, cached per installation) or one static token. Errors say what failed and whether
- * retrying could help; they never carry a token, a JWT or the private key. This module does
- * not retry and does not log: callers own both.
+ * An authenticated caller of GitHub's REST API. Authentication is either a GitHub App (an
+ * RS256 JWT traded for a short-lived installation token, cached per installation) or one
+ * static token. Errors say what failed and whether retrying could help; they never carry a
+ * token, a JWT or the private key. This module does not retry and does not log: callers own both.
  */
 import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
 
-export interface GithubChecksConfig {
+export interface GithubApiConfig {
   /** API base, e.g. https://api.github.com (no trailing slash needed). */
   apiUrl: string;
   /** GitHub App id + PEM private key: installation tokens are minted per installation. */
@@ -20,9 +17,6 @@ export interface GithubChecksConfig {
   /** Per-request timeout, default 10 s. */
   timeoutMs?: number;
 }
-
-/** The conclusions GitHub accepts for a completed check run. */
-export type CheckConclusion = 'success' | 'failure' | 'neutral' | 'cancelled' | 'timed_out' | 'action_required';
 
 /**
  * A failed GitHub call. `status` is the HTTP status GitHub answered with, or 0 when there was
@@ -40,58 +34,26 @@ export class GithubApiError extends Error {
   }
 }
 
-/** Arguments of {@link GithubChecksClient.ensureCheckRun}. */
-export interface EnsureCheckRunArgs {
-  /** "owner/name". */
-  repository: string;
-  /** Required with App credentials; ignored with a static token. */
-  installationId?: number | null;
-  headSha: string;
-  name: string;
-  /** Our own id for the run; a run already carrying it is reused instead of creating another. */
-  externalId: string;
-  detailsUrl?: string;
-  title?: string;
-  summary?: string;
+/** One answered call: the HTTP status and the parsed JSON body (null when empty). */
+export interface GithubAnswer {
+  status: number;
+  body: unknown;
 }
 
-/** Arguments of {@link GithubChecksClient.completeCheckRun}. */
-export interface CompleteCheckRunArgs {
-  repository: string;
-  installationId?: number | null;
-  id: number;
-  conclusion: CheckConclusion;
-  title: string;
-  summary: string;
-}
-
-/** What {@link createGithubChecksClient} returns. */
-export interface GithubChecksClient {
+export interface GithubApi {
   /** Whether credentials are configured (app id+key, or token). */
   readonly configured: boolean;
   /**
-   * Idempotent by externalId: first lists the check runs of headSha filtered by check_name
-   * (GET /repos/{owner}/{repo}/commits/{ref}/check-runs?check_name=NAME&filter=all&per_page=100)
-   * and returns an existing run whose external_id equals externalId; otherwise creates one
-   * (POST /repos/{owner}/{repo}/check-runs with {name, head_sha, external_id, status: 'in_progress', started_at, details_url?, output?: {title, summary}}).
+   * One call as the repository's installation (App credentials) or with the static token;
+   * resolves on 2xx, throws GithubApiError otherwise. A 401 drops a cached installation token.
    */
-  ensureCheckRun(args: EnsureCheckRunArgs): Promise<{ id: number; created: boolean }>;
-  /** PATCH /repos/{owner}/{repo}/check-runs/{id} with {status:'completed', conclusion, completed_at, output:{title, summary}} (summary truncated to GitHub's 65535-char limit). */
-  completeCheckRun(args: CompleteCheckRunArgs): Promise<void>;
+  request(installationId: number | null | undefined, method: string, path: string, body?: unknown): Promise<GithubAnswer>;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const API_VERSION = '2022-11-28';
-/** GitHub rejects an output summary longer than this. */
-const SUMMARY_MAX_LENGTH = 65_535;
-const TRUNCATION_NOTE = '\n\n… (truncated)';
 /** An installation token is replaced this long before GitHub says it expires. */
 const TOKEN_REFRESH_MARGIN_MS = 60_000;
-/** A page of check runs is at most this long; ensureCheckRun reads at most MAX_PAGES of them. */
-const PAGE_SIZE = 100;
-const MAX_PAGES = 10;
-/** GitHub's owner and repository names: letters, digits, '-', '_' and '.'. */
-const NAME_SEGMENT = /^[A-Za-z0-9_.-]{1,100}$/;
 
 interface CachedToken {
   token: string;
@@ -99,13 +61,8 @@ interface CachedToken {
   refreshAt: number;
 }
 
-interface Answer {
-  status: number;
-  body: unknown;
-}
-
-/** Builds a Checks client; nothing is sent until a method is called. */
-export function createGithubChecksClient(config: GithubChecksConfig): GithubChecksClient {
+/** Builds the caller; nothing is sent until `request` is called. */
+export function createGithubApi(config: GithubApiConfig): GithubApi {
   const baseUrl = config.apiUrl.replace(/\/+$/, '');
   const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const useApp = Boolean(config.appId && config.privateKeyPem);
@@ -128,7 +85,7 @@ export function createGithubChecksClient(config: GithubChecksConfig): GithubChec
   };
 
   /** One HTTP call; resolves on 2xx with the parsed body, throws GithubApiError otherwise. */
-  async function call(method: string, path: string, bearer: string, body?: unknown): Promise<Answer> {
+  async function call(method: string, path: string, bearer: string, body?: unknown): Promise<GithubAnswer> {
     const what = `GitHub ${method} ${path.split('?')[0]}`;
     let url: URL;
     try {
@@ -216,8 +173,8 @@ export function createGithubChecksClient(config: GithubChecksConfig): GithubChec
     return fresh.token;
   }
 
-  /** Resolves the bearer for a Checks call and makes it; a 401 drops a cached installation token. */
-  async function checksCall(installationId: number | null | undefined, method: string, path: string, body?: unknown): Promise<Answer> {
+  /** Resolves the bearer for a call and makes it; a 401 drops a cached installation token. */
+  async function request(installationId: number | null | undefined, method: string, path: string, body?: unknown): Promise<GithubAnswer> {
     if (!useApp) {
       if (!config.token) throw new GithubApiError('GitHub Checks credentials are not configured (need an App id and private key, or a token)', 0, false);
       return call(method, path, config.token, body);
@@ -238,62 +195,7 @@ export function createGithubChecksClient(config: GithubChecksConfig): GithubChec
     }
   }
 
-  return {
-    configured,
-
-    async ensureCheckRun(args) {
-      const repo = repoPath(args.repository);
-      if (!args.headSha) throw new GithubApiError('headSha is required', 0, false);
-      if (!args.name) throw new GithubApiError('check run name is required', 0, false);
-      if (!args.externalId) throw new GithubApiError('externalId is required', 0, false);
-
-      const listPath = `${repo}/commits/${encodeURIComponent(args.headSha)}/check-runs?check_name=${encodeURIComponent(args.name)}&filter=all&per_page=${PAGE_SIZE}`;
-      for (let page = 1; page <= MAX_PAGES; page++) {
-        const { body } = await checksCall(args.installationId, 'GET', page === 1 ? listPath : `${listPath}&page=${page}`);
-        const list = body as { total_count?: unknown; check_runs?: unknown } | null;
-        const runs = Array.isArray(list?.check_runs) ? (list.check_runs as Array<{ id?: unknown; external_id?: unknown }>) : [];
-        const existing = runs.find((run) => run?.external_id === args.externalId && typeof run.id === 'number');
-        if (existing) return { id: existing.id as number, created: false };
-        const total = typeof list?.total_count === 'number' ? list.total_count : 0;
-        if (runs.length < PAGE_SIZE || page * PAGE_SIZE >= total) break;
-      }
-
-      const request: Record<string, unknown> = {
-        name: args.name,
-        head_sha: args.headSha,
-        external_id: args.externalId,
-        status: 'in_progress',
-        started_at: isoSeconds(new Date()),
-      };
-      if (args.detailsUrl) request.details_url = args.detailsUrl;
-      if (args.title !== undefined || args.summary !== undefined) {
-        request.output = { title: args.title ?? args.name, summary: truncateSummary(args.summary ?? '') };
-      }
-      const { body } = await checksCall(args.installationId, 'POST', `${repo}/check-runs`, request);
-      const id = (body as { id?: unknown } | null)?.id;
-      if (typeof id !== 'number') throw new GithubApiError('GitHub check run answer has no id', 0, false);
-      return { id, created: true };
-    },
-
-    async completeCheckRun(args) {
-      const repo = repoPath(args.repository);
-      if (!Number.isSafeInteger(args.id) || args.id <= 0) throw new GithubApiError('check run id must be a positive integer', 0, false);
-      await checksCall(args.installationId, 'PATCH', `${repo}/check-runs/${args.id}`, {
-        status: 'completed',
-        conclusion: args.conclusion,
-        completed_at: isoSeconds(new Date()),
-        output: { title: args.title, summary: truncateSummary(args.summary) },
-      });
-    },
-  };
-}
-
-/** `/repos/{owner}/{repo}` for an "owner/name" string, refusing anything else. */
-function repoPath(repository: string): string {
-  const parts = typeof repository === 'string' ? repository.split('/') : [];
-  const valid = parts.length === 2 && parts.every((part) => NAME_SEGMENT.test(part) && part !== '.' && part !== '..');
-  if (!valid) throw new GithubApiError('repository must be "owner/name"', 0, false);
-  return `/repos/${encodeURIComponent(parts[0])}/${encodeURIComponent(parts[1])}`;
+  return { configured, request };
 }
 
 /** Rate limits and server-side failures pass; other client errors will fail the same way again. */
@@ -329,18 +231,4 @@ function describeNetworkError(err: unknown): string {
 
 function base64url(data: string | Buffer): string {
   return Buffer.from(data).toString('base64url');
-}
-
-/** ISO 8601 without milliseconds, the form GitHub documents: YYYY-MM-DDTHH:MM:SSZ. */
-function isoSeconds(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-/** Fits a summary into GitHub's limit, saying so at the end and never splitting a surrogate pair. */
-function truncateSummary(summary: string): string {
-  if (summary.length <= SUMMARY_MAX_LENGTH) return summary;
-  let cut = SUMMARY_MAX_LENGTH - TRUNCATION_NOTE.length;
-  const last = summary.charCodeAt(cut - 1);
-  if (last >= 0xd800 && last <= 0xdbff) cut -= 1;
-  return summary.slice(0, cut) + TRUNCATION_NOTE;
 }

@@ -6,7 +6,7 @@ import {
   WEBHOOK_MAX_ATTEMPTS,
   WEBHOOK_MAX_RETRY_AFTER_MS,
   WEBHOOK_RETRY_DELAYS_MS,
-} from '../../../src/webhooks';
+} from '../../../../src/integrations/webhooks/retry';
 
 describe('webhook retry policy', () => {
   it('is done on 2xx, retries 408, 429 and 5xx, and gives up on other answers', () => {

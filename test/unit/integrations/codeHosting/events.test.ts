@@ -1,14 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
-import {
-  CodeHostingPayloadError,
-  isExcludedActor,
-  normaliseRepositoryUrl,
-  parseGithubEvent,
-  parseGitlabEvent,
-  verifyGithubSignature,
-  verifyGitlabToken,
-} from '../../../src/codeHosting/events';
+import { CodeHostingPayloadError, isExcludedActor, normaliseRepositoryUrl } from '../../../../src/integrations/codeHosting/events';
+import { parseGithubEvent, verifyGithubSignature } from '../../../../src/integrations/github/events';
+import { parseGitlabEvent, verifyGitlabToken } from '../../../../src/integrations/gitlab/events';
 
 const HEAD_SHA = '6dcb09b5b57875f334f61aebed695e2e4193db5e';
 const BASE_SHA = '9049f1265b7d61be4a8904a9a27120d2064dab3b';

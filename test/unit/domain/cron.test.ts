@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CronError, describeNext, isValidTimeZone, nextFireAt, parseCron } from '../../../src/automations/cron';
+import { CronError, describeNext, isValidTimeZone, nextFireAt, parseCron } from '../../../src/domain/cron';
 
 /** The next `count` fire times as ISO strings. */
 function next(expression: string, timeZone: string, after: string, count: number): string[] {
@@ -18,7 +18,7 @@ function parseError(expression: string): string {
   throw new Error(`expected "${expression}" to be rejected`);
 }
 
-describe('automations/cron', () => {
+describe('domain/cron', () => {
   describe('parseCron', () => {
     it('parses *, numbers, ranges, steps and lists', () => {
       const s = parseCron('1,2,5-7 */6 1-10/3 * *');

@@ -1,7 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { expect } from 'chai';
-import { createGithubChecksClient, GithubApiError } from '../../../src/codeHosting/githubChecks';
-import { startFakeGithub, type FakeGithub } from '../../support/fakeGithub';
+import { GithubApiError } from '../../../../src/integrations/github/api';
+import { createGithubChecksClient } from '../../../../src/integrations/github/checks';
+import { startFakeGithub, type FakeGithub } from '../../../support/fakeGithub';
 
 const REPO = 'octo-org/hello.world';
 const SHA = 'a'.repeat(40);

@@ -1,0 +1,28 @@
+/**
+ * Event triggers as the inbox sees them: which debounce window an event joins, what payload a
+ * custom webhook's body becomes, and how its token is looked up.
+ */
+import { createHash } from 'node:crypto';
+
+/** Every custom-webhook event of an automation shares one debounce key. */
+export const CUSTOM_DEBOUNCE_KEY = 'custom';
+
+/** Code-hosting events debounce per pull (merge) request. */
+export const pullRequestDebounceKey = (repositoryId: string, number: number) => `pr:${repositoryId}:${number}`;
+
+/** Tokens are stored only as this hash, so the lookup is an equality on a unique index. */
+export const hashWebhookToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+
+/** The run's payload for a custom webhook: a JSON object as sent, anything else as `{raw}`. */
+export function customPayload(body: Buffer, contentType: string | undefined): Record<string, unknown> {
+  const text = body.toString('utf8');
+  if (!contentType || /json/i.test(contentType) || /^\s*[{]/.test(text)) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    } catch {
+      // not JSON after all: wrapped below
+    }
+  }
+  return { raw: text };
+}
