@@ -42,6 +42,17 @@ export function createRepositoriesRepository(db: Knex) {
       return row;
     },
 
+    /** The repositories an environment is bound to (one, a set's, or none), as a workspace snapshots them. */
+    async boundTo(organizationId: string, env: { repository_id: string | null; repository_set_id: string | null }, trx: Knex = db): Promise<RepositoryRow[]> {
+      if (env.repository_id) {
+        const repo = await this.find(organizationId, env.repository_id, trx);
+        return repo ? [repo] : [];
+      }
+      if (!env.repository_set_id) return [];
+      const set = (await this.listSets(organizationId, trx)).find((s) => s.id === env.repository_set_id);
+      return set?.repositories ?? [];
+    },
+
     async find(organizationId: string, id: string, trx: Knex = db): Promise<RepositoryRow | null> {
       return (await trx('repositories').where({ organization_id: organizationId, id }).first()) ?? null;
     },

@@ -8,9 +8,9 @@ import type { Knex } from 'knex';
 import { AGENT_IDS, AGENTS, type AgentId, type CredentialKind } from '../agents/catalog';
 import type { SecretBox } from '../crypto/secretBox';
 import { createCredentialsRepository, type CredentialOwner, type CredentialRow, type CredentialsRepository } from '../db/credentialsRepository';
-import { badRequest, forbidden, notFound } from '../errors';
+import { invalid, forbidden, notFound } from '../domain/errors';
 import { maskedSecret, sealedKeyId, secretProblem, secretTail } from './credentialSecrets';
-import type { Actor } from './identity';
+import type { Actor } from '../domain/actor';
 
 export type CredentialScope = 'organization' | 'personal';
 
@@ -108,17 +108,17 @@ export function createCredentialsService(deps: {
   function checkInput(agent: AgentId, input: CredentialInput) {
     const accepted = AGENTS[agent].credentialKinds;
     if (!accepted.includes(input.kind)) {
-      throw badRequest('Invalid body', `body.kind: ${agent} accepts only ${accepted.join(', ')}`);
+      throw invalid('Invalid body', `body.kind: ${agent} accepts only ${accepted.join(', ')}`);
     }
     const secretIssue = secretProblem(input.secret);
-    if (secretIssue) throw badRequest('Invalid body', `body.secret: ${secretIssue}`);
+    if (secretIssue) throw invalid('Invalid body', `body.secret: ${secretIssue}`);
     if (input.kind !== 'oauth_token') {
-      if (input.refresh_token != null) throw badRequest('Invalid body', 'body.refresh_token: only an oauth_token has a refresh token');
-      if (input.expires_at != null) throw badRequest('Invalid body', 'body.expires_at: only an oauth_token expires');
+      if (input.refresh_token != null) throw invalid('Invalid body', 'body.refresh_token: only an oauth_token has a refresh token');
+      if (input.expires_at != null) throw invalid('Invalid body', 'body.expires_at: only an oauth_token expires');
     }
     if (input.refresh_token != null) {
       const issue = secretProblem(input.refresh_token);
-      if (issue) throw badRequest('Invalid body', `body.refresh_token: ${issue}`);
+      if (issue) throw invalid('Invalid body', `body.refresh_token: ${issue}`);
     }
   }
 

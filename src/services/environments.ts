@@ -6,8 +6,10 @@
 import type { Knex } from 'knex';
 import type { EnvironmentCounts, EnvironmentPatch, EnvironmentRow, EnvironmentsRepository } from '../db/environmentsRepository';
 import type { RepositoriesRepository } from '../db/repositoriesRepository';
-import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../errors';
-import type { Actor } from './identity';
+import { invalid, conflict, forbidden, notFound } from '../domain/errors';
+import { isUniqueViolation } from '../db/errors';
+import type { Actor } from '../domain/actor';
+import { checkEnvironmentAccess } from '../domain/environments';
 
 export const GLOBAL_ALIAS = 'global';
 
@@ -76,18 +78,12 @@ export function createEnvironmentsService(deps: {
    */
   async function access(actor: Actor, id: string, trx: Knex = db): Promise<EnvironmentRow> {
     if (id === GLOBAL_ALIAS) return environments.ensureGlobal(actor.organizationId, trx);
-    const row = await environments.find(actor.organizationId, id, trx);
-    if (!row) throw notFound('Environment');
-    if (row.user_id !== null) {
-      if (actor.keyKind === 'org') throw forbidden('Organization API keys cannot access personal environments');
-      if (row.user_id !== actor.userId) throw notFound('Environment');
-    }
-    return row;
+    return checkEnvironmentAccess(actor, await environments.find(actor.organizationId, id, trx));
   }
 
   async function checkBinding(actor: Actor, input: { repository_id?: string | null; repository_set_id?: string | null }, trx: Knex) {
     if (input.repository_id && input.repository_set_id) {
-      throw badRequest('Invalid body', 'body: repository_id and repository_set_id are mutually exclusive');
+      throw invalid('Invalid body', 'body: repository_id and repository_set_id are mutually exclusive');
     }
     if (input.repository_id && !(await repositories.find(actor.organizationId, input.repository_id, trx))) {
       throw notFound('Repository');
@@ -134,10 +130,10 @@ export function createEnvironmentsService(deps: {
         throw forbidden('Organization API keys cannot create personal environments', 'use a personal API key for scope=user');
       }
       if (!personal && input.personal_preferences != null) {
-        throw badRequest('Invalid body', 'body.personal_preferences: only personal environments have personal preferences');
+        throw invalid('Invalid body', 'body.personal_preferences: only personal environments have personal preferences');
       }
       if (personal && input.mobile_testing_enabled) {
-        throw badRequest('Invalid body', 'body.mobile_testing_enabled: only team environments can enable mobile testing');
+        throw invalid('Invalid body', 'body.mobile_testing_enabled: only team environments can enable mobile testing');
       }
       return db.transaction(async (trx) => {
         await checkBinding(actor, input, trx);
@@ -146,12 +142,12 @@ export function createEnvironmentsService(deps: {
           source = await environments.lock(actor.organizationId, input.source_environment_id, trx);
           if (!source || (source.user_id !== null && source.user_id !== actor.userId)) throw notFound('Source environment');
           if (source.is_global || source.user_id !== null) {
-            throw badRequest('Invalid body', 'body.source_environment_id: must be a team environment (not Global, not personal)');
+            throw invalid('Invalid body', 'body.source_environment_id: must be a team environment (not Global, not personal)');
           }
         }
         const inherits = personal && source !== null;
         if (inherits && (input.repository_id || input.repository_set_id || input.system_prompt != null)) {
-          throw badRequest(
+          throw invalid(
             'Invalid body',
             'body: a source-backed personal environment inherits its repository binding and system_prompt; set personal_preferences instead',
           );
@@ -182,22 +178,22 @@ export function createEnvironmentsService(deps: {
 
     async update(actor: Actor, id: string, input: UpdateEnvironmentInput) {
       if (id === GLOBAL_ALIAS) {
-        throw badRequest(
+        throw invalid(
           'The Global environment cannot be patched',
           'manage its variables, files, skills, MCP servers and hooks through /v1/environments/global/...',
         );
       }
       return db.transaction(async (trx) => {
         const row = await access(actor, id, trx);
-        if (row.is_global) throw badRequest('The Global environment cannot be patched', 'use its nested endpoints');
+        if (row.is_global) throw invalid('The Global environment cannot be patched', 'use its nested endpoints');
         if (row.source_environment_id && ('repository_id' in input || 'repository_set_id' in input || 'system_prompt' in input)) {
-          throw badRequest('Invalid body', 'body: this environment inherits its repository binding and system_prompt from its source');
+          throw invalid('Invalid body', 'body: this environment inherits its repository binding and system_prompt from its source');
         }
         if (row.user_id === null && input.personal_preferences != null) {
-          throw badRequest('Invalid body', 'body.personal_preferences: only personal environments have personal preferences');
+          throw invalid('Invalid body', 'body.personal_preferences: only personal environments have personal preferences');
         }
         if (row.user_id !== null && input.mobile_testing_enabled) {
-          throw badRequest('Invalid body', 'body.mobile_testing_enabled: only team environments can enable mobile testing');
+          throw invalid('Invalid body', 'body.mobile_testing_enabled: only team environments can enable mobile testing');
         }
         const patch: EnvironmentPatch = { ...input };
         // Binding to one kind of target clears the other.

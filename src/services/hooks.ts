@@ -5,10 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { HookKind, HookTestResult } from '../../workflows/shared';
-import { notFound } from '../errors';
+import { notFound } from '../domain/errors';
 import type { TemporalGateway } from '../temporal/gateway';
 import type { EnvironmentsService } from './environments';
-import type { Actor } from './identity';
+import type { Actor } from '../domain/actor';
 
 export interface HookRow {
   id: string;

@@ -1,21 +1,10 @@
-/**
- * Who is calling. An org key acts for the organization (admin rights over org resources,
- * none over personal ones); a personal key acts for its user with that user's role.
- */
+/** Bearer-key authentication: a key's hash identifies the actor it acts as. */
 import type { Knex } from 'knex';
 import { generateApiKey, hashApiKey, type ApiKeyKind } from '../crypto/apiKeys';
 import { createIdentityRepository, type IdentityRepository } from '../db/identityRepository';
-import { unauthorized } from '../errors';
+import type { Actor } from '../domain/actor';
+import { unauthenticated } from '../domain/errors';
 
-export interface Actor {
-  organizationId: string;
-  /** Null for an org key: it acts for the organization, not a person. */
-  userId: string | null;
-  keyKind: ApiKeyKind;
-  keyId: string;
-  /** Org keys administer the organization; personal keys follow their user's role. */
-  isAdmin: boolean;
-}
 
 const TOUCH_INTERVAL_MS = 60_000;
 
@@ -23,9 +12,9 @@ export function createIdentityService(db: Knex, repo: IdentityRepository = creat
   return {
     async authenticate(authorization: string | undefined): Promise<Actor> {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-      if (!match) throw unauthorized(authorization ? 'expected "Authorization: Bearer <API key>"' : 'no Authorization header');
+      if (!match) throw unauthenticated(authorization ? 'expected "Authorization: Bearer <API key>"' : 'no Authorization header');
       const key = await repo.findActiveKeyByHash(hashApiKey(match[1]!));
-      if (!key) throw unauthorized('the API key is unknown or revoked');
+      if (!key) throw unauthenticated('the API key is unknown or revoked');
       if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
         // Best effort: a failed touch must not fail the request.
         repo.touchApiKey(key.keyId).catch(() => undefined);

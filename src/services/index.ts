@@ -11,7 +11,7 @@ import type { Logger } from '../logger';
 import type { TemporalGateway } from '../temporal/gateway';
 import { automationEnvironmentReferenceCheck, createAutomationsService } from './automations';
 import { createAutomationInbox } from './automations/inbox';
-import { AUTOMATIONS_CHANGED_CHANNEL, createAutomationWebhooks } from './automations/webhooks';
+import { AUTOMATIONS_CHANGED_CHANNEL, createAutomationIntake } from './automations/intake';
 import { createCredentialsService } from './credentials';
 import { createModelCatalogService } from './modelCatalog';
 import { createOrganizationSettingsService } from './organizationSettings';
@@ -44,7 +44,7 @@ export function createServices(deps: { db: Knex; bus: EventBus; secretBox: Secre
     logger: logger.child({ component: 'model-catalog' }),
     organizationSecret: (organizationId, agent) => credentials.organizationSecret(organizationId, agent),
   });
-  const automationWebhooks = createAutomationWebhooks({
+  const automationIntake = createAutomationIntake({
     db,
     inbox: createAutomationInbox({ db, temporal, logger: logger.child({ component: 'automation-inbox' }) }),
     bus,
@@ -90,7 +90,7 @@ export function createServices(deps: { db: Knex; bus: EventBus; secretBox: Secre
       temporal,
       isModelAllowed: (organizationId, agent, model) => modelCatalog.isModelAllowed(organizationId, agent, model),
       onChanged: async () => {
-        automationWebhooks.invalidateRoutes();
+        automationIntake.invalidateRoutes();
         try {
           await bus.publish(AUTOMATIONS_CHANGED_CHANNEL, '');
         } catch (err) {
@@ -98,7 +98,7 @@ export function createServices(deps: { db: Knex; bus: EventBus; secretBox: Secre
         }
       },
     }),
-    automationWebhooks,
+    automationIntake,
   };
 }
 

@@ -4,18 +4,19 @@
  */
 import type { Knex } from 'knex';
 import { AGENT_IDS, type AgentId } from '../agents/catalog';
-import { agentDefaultModel, isModelCompatible } from '../agents/defaults';
+import { isModelCompatible } from '../agents/defaults';
+import { DEFAULT_CODING_AGENT, resolveAgentAndModel, type ModelCompatibility } from '../domain/agentPolicy';
+
+export { DEFAULT_CODING_AGENT, pickModel, type ModelCompatibility } from '../domain/agentPolicy';
 import {
   createOrganizationSettingsRepository,
   type OrganizationSettingsPatch,
   type OrganizationSettingsRepository,
   type OrganizationSettingsRow,
 } from '../db/organizationSettingsRepository';
-import { badRequest, forbidden, notFound } from '../errors';
+import { invalid, forbidden, notFound } from '../domain/errors';
 import type { EnvironmentReferenceCheck } from './environments';
-import type { Actor } from './identity';
-
-export const DEFAULT_CODING_AGENT: AgentId = 'agent_1';
+import type { Actor } from '../domain/actor';
 
 export interface OrganizationSettings {
   default_coding_agent: AgentId;
@@ -25,8 +26,6 @@ export interface OrganizationSettings {
   updated_at: string | null;
 }
 
-export type ModelCompatibility = (agent: AgentId, model: string) => boolean;
-
 export function serializeSettings(row: OrganizationSettingsRow | null): OrganizationSettings {
   const stored = row?.default_models ?? {};
   return {
@@ -35,16 +34,6 @@ export function serializeSettings(row: OrganizationSettingsRow | null): Organiza
     default_environment_id: row?.default_environment_id ?? null,
     updated_at: row ? row.updated_at.toISOString() : null,
   };
-}
-
-/**
- * The model a run gets: the requested one if the agent accepts it, else the organization's
- * default for that agent if the agent accepts that, else the agent's own default.
- */
-export function pickModel(agent: AgentId, requested: string | null | undefined, orgDefault: string | null, compatible: ModelCompatibility): string {
-  if (requested && compatible(agent, requested)) return requested;
-  if (orgDefault && compatible(agent, orgDefault)) return orgDefault;
-  return agentDefaultModel(agent);
 }
 
 export function createOrganizationSettingsService(deps: {
@@ -65,14 +54,14 @@ export function createOrganizationSettingsService(deps: {
       .first('id', 'user_id');
     if (!env || (env.user_id !== null && env.user_id !== actor.userId)) throw notFound('Environment');
     if (env.user_id !== null) {
-      throw badRequest('Invalid body', 'body.default_environment_id: must be a team environment, not a personal one');
+      throw invalid('Invalid body', 'body.default_environment_id: must be a team environment, not a personal one');
     }
   }
 
   function checkModels(models: Partial<Record<AgentId, string | null>>) {
     for (const [agent, model] of Object.entries(models) as Array<[AgentId, string | null]>) {
       if (model !== null && !compatible(agent, model)) {
-        throw badRequest('Invalid body', `body.default_models.${agent}: ${agent} does not accept the model "${model}"`);
+        throw invalid('Invalid body', `body.default_models.${agent}: ${agent} does not accept the model "${model}"`);
       }
     }
   }
@@ -114,9 +103,7 @@ export function createOrganizationSettingsService(deps: {
       requested: { agent?: AgentId | null; model?: string | null },
       trx: Knex = db,
     ): Promise<{ agent: AgentId; model: string }> {
-      const settings = serializeSettings(await repo.find(organizationId, trx));
-      const agent = requested.agent ?? settings.default_coding_agent;
-      return { agent, model: pickModel(agent, requested.model, settings.default_models[agent], compatible) };
+      return resolveAgentAndModel(await repo.find(organizationId, trx), requested, compatible);
     },
   };
 }

@@ -6,8 +6,9 @@
 import type { Knex } from 'knex';
 import { generateApiKey } from '../crypto/apiKeys';
 import { createIdentityRepository, type ApiKeyOwner, type ApiKeySummary, type UserRow } from '../db/identityRepository';
-import { forbidden, notFound } from '../errors';
-import type { Actor, IdentityService } from './identity';
+import { forbidden, notFound } from '../domain/errors';
+import type { Actor } from '../domain/actor';
+import type { IdentityService } from './identity';
 
 export interface UpdateProfileInput {
   displayName?: string;

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { EventBus } from '../events/bus';
-import { HttpError, unavailable } from '../errors';
+import { DomainError, isDomainError, unavailable } from '../domain/errors';
 import type { Logger } from '../logger';
 import {
   OPEN_CHANNEL,
@@ -62,7 +62,7 @@ interface Pending {
   reject(err: Error): void;
   timer: NodeJS.Timeout;
   /** A "not final" failure, reported if nothing better arrives in time. */
-  failure?: HttpError;
+  failure?: DomainError;
 }
 
 export function createTerminalClient(options: TerminalClientOptions): TerminalClient {
@@ -80,13 +80,13 @@ export function createTerminalClient(options: TerminalClientOptions): TerminalCl
     const entry = pending.get(reply.id);
     if (!entry) return;
     if (!reply.ok && !reply.final) {
-      entry.failure ??= new HttpError(reply.status, reply.error, reply.details);
+      entry.failure ??= new DomainError(reply.kind, reply.error, reply.details);
       return;
     }
     pending.delete(reply.id);
     clearTimeout(entry.timer);
     if (reply.ok) entry.resolve(reply.result);
-    else entry.reject(new HttpError(reply.status, reply.error, reply.details));
+    else entry.reject(new DomainError(reply.kind, reply.error, reply.details));
   }
 
   function subscribed() {
@@ -137,7 +137,7 @@ export function createTerminalClient(options: TerminalClientOptions): TerminalCl
         const result = await request<{ live: string[] }>(ownerChannel(owner), { k: 'ping', sessionIds }, pingTimeoutMs);
         return result.live;
       } catch (err) {
-        if (err instanceof HttpError && err.status === 503) return null;
+        if (isDomainError(err, 'unavailable')) return null;
         throw err;
       }
     },

@@ -8,6 +8,7 @@
  * that cannot reach the container answers "not final", so a worker that can still wins.
  */
 import type { Knex } from 'knex';
+import type { ErrorKind } from '../domain/errors';
 import type { EventBus } from '../events/bus';
 import type { Logger } from '../logger';
 import { HeldSession } from './session';
@@ -68,8 +69,8 @@ export function createTerminalManager(options: TerminalManagerOptions): Terminal
   const send = (req: TerminalRequest, reply: TerminalReply) =>
     publishMessage(bus, replyChannel(req.replyTo), reply).catch((err) => logger.warn('terminal reply not sent', { kind: req.k, err: err as Error }));
   const ok = (req: TerminalRequest, result: unknown = {}) => send(req, { k: 'reply', id: req.id, ok: true, result });
-  const fail = (req: TerminalRequest, status: number, error: string, details: string | null = null, final = true) =>
-    send(req, { k: 'reply', id: req.id, ok: false, status, error, details, final });
+  const fail = (req: TerminalRequest, kind: ErrorKind, error: string, details: string | null = null, final = true) =>
+    send(req, { k: 'reply', id: req.id, ok: false, kind, error, details, final });
 
   function onSessionExit(session: HeldSession) {
     if (!session.active) return;
@@ -94,7 +95,7 @@ export function createTerminalManager(options: TerminalManagerOptions): Terminal
       tty = await openTty(req.replicaId, { cols: req.cols, rows: req.rows, env });
     } catch (err) {
       logger.info('no terminal for this workspace here', { replicaId: req.replicaId, err: err as Error });
-      return fail(req, 503, 'Terminal unavailable', 'could not start a shell in the workspace container', false);
+      return fail(req, 'unavailable', 'Terminal unavailable', 'could not start a shell in the workspace container', false);
     }
     const session = new HeldSession(req.sessionId, req.replicaId, tty, { bus, logger, onExit: onSessionExit });
     // Held before the claim commits, so a ping in between sees it as live.
@@ -106,9 +107,9 @@ export function createTerminalManager(options: TerminalManagerOptions): Terminal
         await closeQuietly(session);
         if (outcome.kind === 'claimed') await repo.markExited(session.id, null);
         if (outcome.kind === 'full') {
-          return fail(req, 429, 'Too many terminal sessions', `a workspace has at most ${TERMINAL_LIMITS.sessionsPerWorkspace} live terminal sessions`);
+          return fail(req, 'rate_limited', 'Too many terminal sessions', `a workspace has at most ${TERMINAL_LIMITS.sessionsPerWorkspace} live terminal sessions`);
         }
-        if (outcome.kind === 'gone') return fail(req, 404, 'Workspace not found', 'the workspace is no longer active');
+        if (outcome.kind === 'gone') return fail(req, 'not_found', 'Workspace not found', 'the workspace is no longer active');
         return;
       }
       session.activate();
@@ -137,9 +138,9 @@ export function createTerminalManager(options: TerminalManagerOptions): Terminal
       await repo.remove(req.sessionId);
       return ok(req);
     }
-    if (!session?.active) return fail(req, 404, 'Terminal session not found');
+    if (!session?.active) return fail(req, 'not_found', 'Terminal session not found');
     if (req.k === 'replay') return ok(req, session.replay(Number.isInteger(req.from) ? req.from : 0));
-    if (session.exited) return fail(req, 409, 'Terminal session has exited', session.exitCode === null ? null : `exit code ${session.exitCode}`);
+    if (session.exited) return fail(req, 'conflict', 'Terminal session has exited', session.exitCode === null ? null : `exit code ${session.exitCode}`);
     if (req.k === 'resize') {
       await session.resize(req.cols, req.rows);
       await repo.updateSize(session.id, req.cols, req.rows);
@@ -155,11 +156,11 @@ export function createTerminalManager(options: TerminalManagerOptions): Terminal
         case 'duplicate':
           return ok(req, { state: decision.kind });
         case 'staleGeneration':
-          return fail(req, 409, 'Stale input generation', `generation ${req.generation} is older than the session's current generation ${decision.generation}`);
+          return fail(req, 'conflict', 'Stale input generation', `generation ${req.generation} is older than the session's current generation ${decision.generation}`);
         case 'tooFarAhead':
-          return fail(req, 409, 'Input sequence too far ahead', `sequence ${req.sequence} is not within ${decision.window} of the next expected sequence ${decision.expected}; send the missing batches first`);
+          return fail(req, 'conflict', 'Input sequence too far ahead', `sequence ${req.sequence} is not within ${decision.window} of the next expected sequence ${decision.expected}; send the missing batches first`);
         case 'heldFull':
-          return fail(req, 409, 'Too much input waiting for earlier batches', `at most ${decision.maxHeldChars} characters are held while a sequence is missing`);
+          return fail(req, 'conflict', 'Too much input waiting for earlier batches', `at most ${decision.maxHeldChars} characters are held while a sequence is missing`);
       }
     }
   }
@@ -174,7 +175,7 @@ export function createTerminalManager(options: TerminalManagerOptions): Terminal
       const work = req.k === 'open' ? handleOpen(req) : handle(req);
       void work.catch((err) => {
         logger.error('terminal request failed', { kind: req.k, err: err as Error });
-        return fail(req, 500, 'Internal server error');
+        return fail(req, 'internal', 'Internal server error');
       });
     };
   }

@@ -11,6 +11,7 @@
  * together by the receiver.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import type { ErrorKind } from '../domain/errors';
 import { MAX_MESSAGE_BYTES, type EventBus } from '../events/bus';
 
 export const OPEN_CHANNEL = 'terminal_open';
@@ -64,7 +65,7 @@ export type TerminalReply =
    * `final: false` says another worker may still answer (this one could not reach the
    * container); the client waits for a better answer until its deadline.
    */
-  | { k: 'reply'; id: string; ok: false; status: number; error: string; details: string | null; final: boolean };
+  | { k: 'reply'; id: string; ok: false; kind: ErrorKind; error: string; details: string | null; final: boolean };
 
 export type OutputMessage = { k: 'out'; o: number; d: string } | { k: 'exit'; o: number; code: number | null };
 

@@ -4,8 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { HttpError, conflict, notFound } from '../errors';
-import type { Actor } from '../services/identity';
+import { conflict, isDomainError, notFound, rateLimited } from '../domain/errors';
+import type { Actor } from '../domain/actor';
 import type { Following, TerminalClient } from './client';
 import { createTerminalSessionsRepository, type ReplicaAccess } from './repository';
 import { TERMINAL_LIMITS, sessionView, type TerminalSessionRow, type TerminalSessionView } from './types';
@@ -20,7 +20,7 @@ export function createTerminalService(deps: { client: TerminalClient; db: Knex }
     if (!replica || replica.organizationId !== actor.organizationId || (replica.userId !== null && replica.userId !== actor.userId)) {
       throw notFound('Workspace');
     }
-    if (replica.status !== 'active') throw new HttpError(404, 'Workspace not found', `the workspace is ${replica.status}; terminals need an active workspace`);
+    if (replica.status !== 'active') throw notFound('Workspace', `the workspace is ${replica.status}; terminals need an active workspace`);
     return replica;
   }
 
@@ -68,7 +68,7 @@ export function createTerminalService(deps: { client: TerminalClient; db: Knex }
       let liveCount = await repo.countLive(workspaceId);
       if (liveCount >= max && (await reconcile(await repo.list(workspaceId)))) liveCount = await repo.countLive(workspaceId);
       if (liveCount >= max) {
-        throw new HttpError(429, 'Too many terminal sessions', `a workspace has at most ${max} live terminal sessions`);
+        throw rateLimited('Too many terminal sessions', `a workspace has at most ${max} live terminal sessions`);
       }
       // The worker that claims the session re-checks the limit atomically.
       const opened = await client.open({ replicaId: workspaceId, sessionId: randomUUID(), ...size });
@@ -93,7 +93,7 @@ export function createTerminalService(deps: { client: TerminalClient; db: Knex }
       try {
         await client.close(row.owner, row.id);
       } catch (err) {
-        if (!(err instanceof HttpError) || err.status !== 503) throw err;
+        if (!isDomainError(err, 'unavailable')) throw err;
       }
       await repo.remove(row.id);
     },
@@ -104,7 +104,7 @@ export function createTerminalService(deps: { client: TerminalClient; db: Knex }
       try {
         return await client.follow(row.owner, row.id, from);
       } catch (err) {
-        if (!row.exited || !(err instanceof HttpError) || (err.status !== 503 && err.status !== 404)) throw err;
+        if (!row.exited || !(isDomainError(err, 'unavailable') || isDomainError(err, 'not_found'))) throw err;
         const replay = { data: '', start: 0, end: 0, exited: true, exitCode: row.exitCode };
         return { replay, start: (sink) => sink.exit(row.exitCode), stop: async () => {} };
       }

@@ -12,6 +12,7 @@ import * as m006 from './006_warm_pools';
 import * as m007 from './007_automations';
 import * as m008 from './008_automation_events';
 import * as m009 from './009_debounce_window_starts';
+import * as m010 from './010_turn_sessions';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -28,6 +29,7 @@ const migrations: Array<[string, Migration]> = [
   ['007_automations', m007],
   ['008_automation_events', m008],
   ['009_debounce_window_starts', m009],
+  ['010_turn_sessions', m010],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -99,6 +99,7 @@ export interface RawExecRequest {
   onStderr: (chunk: Buffer) => void;
   signal?: AbortSignal;
   timeoutMs?: number;
+  onSession?: (sessionId: number) => void;
 }
 
 type Ending = { kind: 'exited' } | { kind: 'timeout' } | { kind: 'aborted' } | { kind: 'failed'; error: unknown };
@@ -186,6 +187,7 @@ class ExecRun {
 
   private onSession(id: number): void {
     this.sessionId = id;
+    this.req.onSession?.(id);
     if (this.stopping) void this.kill();
   }
 

@@ -20,7 +20,7 @@ import {
 } from './checkout';
 import { LABEL_REPLICA, limitsFor, networkModeFrom, workspaceContainerSpec, workspaceName, WORKSPACE_ROLE } from './container';
 import { WorkspaceOperationError, workspaceDockerError } from './errors';
-import { runExec, type RawExecRequest } from './exec';
+import { killSession, runExec, type RawExecRequest } from './exec';
 import { buildFilesArchive, EXTRACT_FILES_SCRIPT, prepareWorkspaceFiles } from './files';
 import { runWorkspaceHook } from './hook';
 import { LineSplitter } from './lines';
@@ -166,12 +166,22 @@ export function createWorkspaceRuntime(docker: Docker, options: WorkspaceRuntime
           stdin: req.stdin,
           signal: req.signal,
           timeoutMs: req.timeoutMs,
+          onSession: req.onSession && ((id) => guarded(() => req.onSession!(id))),
           onStdout: (chunk) => lines.push(chunk),
           onStderr: (chunk) => onStderr(stderr.write(chunk)),
         });
       } finally {
         lines.end();
         onStderr(stderr.end());
+      }
+    },
+
+    async killSession(replicaId, sessionId) {
+      try {
+        await killSession(container(replicaId), sessionId);
+      } catch (err) {
+        if (dockerStatus(err) === 404 || dockerStatus(err) === 409) return; // no container, or it is not running
+        throw err;
       }
     },
 

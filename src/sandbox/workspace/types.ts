@@ -44,6 +44,8 @@ export interface ExecRequest {
   signal?: AbortSignal;
   /** Past it the command's session is killed; the result says `timedOut` (exit code 124). */
   timeoutMs?: number;
+  /** The command's process session in the container, once it runs (see `killSession`). */
+  onSession?: (sessionId: number) => void;
 }
 
 export interface ExecResult {
@@ -90,6 +92,8 @@ export interface WorkspaceRuntime {
   writeFiles(replicaId: string, files: WorkspaceFile[]): Promise<void>;
   checkout(replicaId: string, repo: RepositoryCheckout): Promise<{ path: string; created: boolean }>;
   exec(replicaId: string, req: ExecRequest): Promise<ExecResult>;
+  /** Kills an exec's whole session, e.g. one whose caller was lost; an ended one is fine. */
+  killSession(replicaId: string, sessionId: number): Promise<void>;
   runHook(replicaId: string, req: HookRequest): Promise<HookResult>;
   stop(replicaId: string): Promise<void>;
   start(replicaId: string): Promise<void>;

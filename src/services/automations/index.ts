@@ -3,92 +3,31 @@
  * personal: an org key manages org automations and gets 403 on personal ones; a personal
  * key manages org automations and its own personal ones; anyone else's is 404.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { AgentId, ThinkingLevel } from '../../agents/catalog';
+import type { AgentId } from '../../agents/catalog';
 import type { SecretBox } from '../../crypto/secretBox';
-import { badRequest, forbidden, HttpError, notFound } from '../../errors';
-import type { EnvironmentReferenceCheck } from '../environments';
+import { createAutomationExecutionsRepository } from '../../db/automationExecutionsRepository';
+import { createAutomationsRepository, type AutomationRow, type AutomationWrite, type AutomationsRepository } from '../../db/automationsRepository';
+import { createEnvironmentsRepository } from '../../db/environmentsRepository';
+import { createRepositoriesRepository } from '../../db/repositoriesRepository';
+import type { Actor } from '../../domain/actor';
+import { hashWebhookToken } from '../../domain/automations/events';
+import { checkCrossFieldRules, cronMirror, normaliseConfig, normaliseTriggers } from '../../domain/automations/rules';
+import { forbidden, notFound } from '../../domain/errors';
 import type { TemporalGateway } from '../../temporal/gateway';
-import type { Actor } from '../identity';
-import { createAutomationsRepository, type AutomationRow, type AutomationWrite, type AutomationsRepository } from './repository';
-import { checkCrossFieldRules, cronMirror, normaliseConfig, normaliseTriggers, type ConfigInput, type Trigger } from './rules';
+import type { EnvironmentReferenceCheck } from '../environments';
+import { createAutomationReferenceChecks } from './references';
+import { serializeAutomation, serializeExecution } from './serialize';
+import type { CreateAutomationInput, ListAutomationsQuery, UpdateAutomationInput } from './types';
 
-export type { AutomationRow } from './repository';
-
-export interface UpdateAutomationInput {
-  name?: string;
-  description?: string | null;
-  triggers?: Array<{ type: string; config?: Record<string, unknown> }>;
-  prompt?: string;
-  debounce_seconds?: number | null;
-  vcs_check_names?: string[];
-  environment_id?: string;
-  enabled?: boolean;
-  workspace_lifecycle_policy?: string;
-  workspace_auto_stop_minutes?: number | null;
-  workspace_size?: string;
-  config?: ConfigInput;
-  agent_provider?: AgentId | null;
-  model?: string | null;
-  thinking_level?: ThinkingLevel | null;
-  plan_mode?: boolean;
-  goal_mode?: boolean | null;
-  fast_mode?: boolean | null;
-}
-
-export interface CreateAutomationInput extends UpdateAutomationInput {
-  name: string;
-  prompt: string;
-  environment_id: string;
-  triggers: Array<{ type: string; config?: Record<string, unknown> }>;
-  scope?: 'org' | 'user';
-}
-
-export interface ExecutionRow {
-  id: string;
-  automation_id: string;
-  organization_id: string;
-  workspace_id: string | null;
-  triggered_at: Date;
-  trigger_payload: Record<string, unknown>;
-  status: 'pending' | 'creating' | 'running' | 'completed' | 'failed';
-  config: Record<string, unknown>;
-  error: string | null;
-  completed_at: Date | null;
-}
-
-export function serializeExecution(row: ExecutionRow) {
-  return {
-    id: row.id,
-    automation_id: row.automation_id,
-    organization_id: row.organization_id,
-    workspace_id: row.workspace_id,
-    triggered_at: row.triggered_at.toISOString(),
-    trigger_payload: row.trigger_payload ?? {},
-    status: row.status,
-    config: row.config ?? {},
-    error: row.error,
-    completed_at: row.completed_at ? row.completed_at.toISOString() : null,
-  };
-}
+export type { AutomationRow } from '../../db/automationsRepository';
+export type { AutomationScope, CreateAutomationInput, ListAutomationsQuery, UpdateAutomationInput } from './types';
+export { serializeExecution } from './serialize';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export type AutomationScope = 'org' | 'user' | 'all';
-
-export interface ListAutomationsQuery {
-  page: number;
-  limit: number;
-  enabled?: boolean;
-  search?: string;
-  trigger_type: string;
-  scope: AutomationScope;
-}
-
 const WEBHOOK_TOKEN_PREFIX = 'hgr_whk_';
-
-export const hashWebhookToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
 /** Environment delete answers 409 while an automation references the environment. */
 export const automationEnvironmentReferenceCheck: EnvironmentReferenceCheck = async (environmentId, trx) => {
@@ -110,93 +49,27 @@ export function createAutomationsService(deps: {
 }) {
   const { db, secretBox } = deps;
   const repo = deps.repo ?? createAutomationsRepository(db);
+  const executions = createAutomationExecutionsRepository(db);
+  const references = createAutomationReferenceChecks({
+    environments: createEnvironmentsRepository(db),
+    repositories: createRepositoriesRepository(db),
+    isModelAllowed: deps.isModelAllowed,
+  });
 
-  function serialize(row: AutomationRow) {
-    const hasCustom = row.triggers.some((t) => t.type === 'custom');
-    return {
-      id: row.id,
-      organization_id: row.organization_id,
-      name: row.name,
-      description: row.description,
-      triggers: row.triggers,
-      prompt: row.prompt,
-      debounce_seconds: row.debounce_seconds,
-      vcs_check_names: row.vcs_check_names,
-      environment_id: row.environment_id,
-      enabled: row.enabled,
-      webhook_token: hasCustom && row.webhook_token_sealed ? secretBox.open(row.webhook_token_sealed) : null,
-      cron_expression: row.cron_expression,
-      cron_timezone: row.cron_timezone,
-      cron_next_fire_at: row.cron_next_fire_at ? row.cron_next_fire_at.toISOString() : null,
-      user_id: row.user_id,
-      created_by: row.created_by,
-      workspace_auto_stop_minutes: row.workspace_auto_stop_minutes,
-      config: normaliseConfig(row.config, row.config?.provisioning_error ?? null),
-      model: row.model,
-      plan_mode: row.plan_mode,
-      goal_mode: row.goal_mode,
-      fast_mode: row.fast_mode,
-      created_at: row.created_at.toISOString(),
-      updated_at: row.updated_at.toISOString(),
-      workspace_lifecycle_policy: row.workspace_lifecycle_policy,
-      workspace_size: row.workspace_size,
-      agent_provider: row.agent_provider,
-      thinking_level: row.thinking_level,
-    };
-  }
+  const serialize = (row: AutomationRow) => serializeAutomation(row, secretBox);
 
-  /** Another organization's or another user's automation is 404; an org key on a personal one is 403. */
-  async function access(actor: Actor, id: string, trx: Knex = db, lock = false): Promise<AutomationRow> {
-    const row = lock ? await repo.lock(actor.organizationId, id, trx) : await repo.find(actor.organizationId, id, trx);
+  /**
+   * Another organization's or another user's automation is 404; an org key on a personal one
+   * is 403. With `lockIn`, the row is locked for update in that transaction.
+   */
+  async function access(actor: Actor, id: string, lockIn?: Knex.Transaction): Promise<AutomationRow> {
+    const row = lockIn ? await repo.lock(actor.organizationId, id, lockIn) : await repo.find(actor.organizationId, id);
     if (!row) throw notFound('Automation');
     if (row.user_id !== null) {
       if (actor.keyKind === 'org') throw forbidden('Organization API keys cannot access personal automations', 'use the owner\'s personal API key');
       if (row.user_id !== actor.userId) throw notFound('Automation');
     }
     return row;
-  }
-
-  /**
-   * The environment must be the organization's. A personal environment serves only a
-   * personal automation of its owner: someone else's is 404, one's own on an org automation 400.
-   */
-  async function checkEnvironment(actor: Actor, environmentId: string, ownerId: string | null, trx: Knex) {
-    const env = await trx('environments').where({ organization_id: actor.organizationId, id: environmentId }).first('id', 'user_id');
-    if (!env) throw new HttpError(404, 'Environment not found', `body.environment_id: ${environmentId} is not an environment of this organization`);
-    if (env.user_id === null) return;
-    if (env.user_id !== actor.userId) throw new HttpError(404, 'Environment not found', `body.environment_id: ${environmentId} is not an environment of this organization`);
-    if (ownerId === null) {
-      throw badRequest('Invalid body', 'body.environment_id: a personal environment can only be used by a personal automation (scope user) of its owner');
-    }
-  }
-
-  /** Every repository a code-hosting trigger names must be the organization's. */
-  async function checkRepositories(actor: Actor, triggers: Trigger[], trx: Knex) {
-    for (const [i, t] of triggers.entries()) {
-      if (t.type !== 'github' && t.type !== 'gitlab') continue;
-      if (t.config.repository_ids.length === 0) continue;
-      const found: string[] = await trx('repositories')
-        .where({ organization_id: actor.organizationId })
-        .whereIn('id', t.config.repository_ids)
-        .pluck('id');
-      const missing = t.config.repository_ids.find((id) => !found.includes(id));
-      if (missing) throw new HttpError(404, 'Repository not found', `body.triggers.${i}.config.repository_ids: ${missing} is not a repository of this organization`);
-    }
-  }
-
-  /**
-   * A model override must be enabled for its agent (agent_3's catalog). Checked only when the
-   * request sends `model` or `agent_provider`, and outside the write transaction (the catalog
-   * reads on its own connection).
-   */
-  async function checkModel(actor: Actor, input: UpdateAutomationInput, current: AutomationRow | null) {
-    if (input.model === undefined && input.agent_provider === undefined) return;
-    const model = input.model !== undefined ? input.model : current?.model ?? null;
-    const agent = input.agent_provider !== undefined ? input.agent_provider : current?.agent_provider ?? null;
-    if (!model || !agent) return;
-    if (!(await deps.isModelAllowed(actor.organizationId, agent, model))) {
-      throw badRequest('Invalid body', `body.model: ${model} is not enabled for ${agent} in this organization`);
-    }
   }
 
   function webhookToken(): { hash: string; sealed: string } {
@@ -236,8 +109,8 @@ export function createAutomationsService(deps: {
       fast_mode: has('fast_mode') ? input.fast_mode! : current?.fast_mode ?? null,
     };
     checkCrossFieldRules(merged);
-    if (has('environment_id')) await checkEnvironment(actor, input.environment_id!, ownerId, trx);
-    if (input.triggers) await checkRepositories(actor, triggers, trx);
+    if (has('environment_id')) await references.environment(actor, input.environment_id!, ownerId, trx);
+    if (input.triggers) await references.repositories(actor, triggers, trx);
 
     // Cron columns mirror the trigger; the next fire is recomputed on every write.
     Object.assign(write, cronMirror(triggers));
@@ -265,8 +138,8 @@ export function createAutomationsService(deps: {
         throw forbidden('Organization API keys cannot create personal automations', 'use a personal API key for scope=user');
       }
       const ownerId = personal ? actor.userId : null;
-      await checkModel(actor, input, null);
-      const row = await db.transaction(async (trx) => {
+      await references.model(actor, input, null);
+      const row = await repo.transaction(async (trx) => {
         const { scope: _scope, ...fields } = input;
         const write = await prepare(actor, fields, null, ownerId, trx);
         return repo.insert(
@@ -307,9 +180,9 @@ export function createAutomationsService(deps: {
     get: async (actor: Actor, id: string) => serialize(await access(actor, id)),
 
     async update(actor: Actor, id: string, input: UpdateAutomationInput) {
-      await checkModel(actor, input, await access(actor, id));
-      const row = await db.transaction(async (trx) => {
-        const current = await access(actor, id, trx, true);
+      await references.model(actor, input, await access(actor, id));
+      const row = await repo.transaction(async (trx) => {
+        const current = await access(actor, id, trx);
         const write = await prepare(actor, input, current, current.user_id, trx);
         return repo.update(current.id, write, trx);
       });
@@ -329,27 +202,24 @@ export function createAutomationsService(deps: {
     async trigger(actor: Actor, id: string, payload: Record<string, unknown> | undefined) {
       const row = await access(actor, id);
       const executionId = randomUUID();
-      await db('automation_executions').insert({
+      await executions.insertPending({
         id: executionId,
-        automation_id: row.id,
-        organization_id: row.organization_id,
-        trigger_payload: JSON.stringify(payload ?? {}),
-        status: 'pending',
-        config: JSON.stringify(normaliseConfig(row.config, null)),
+        automationId: row.id,
+        organizationId: row.organization_id,
+        payload: payload ?? {},
+        config: normaliseConfig(row.config, null),
       });
       try {
         await deps.temporal.startAutomationRun({ executionId, automationId: row.id, organizationId: row.organization_id });
       } catch (err) {
-        await db('automation_executions')
-          .where({ id: executionId })
-          .update({ status: 'failed', error: `the run could not be started: ${(err as Error).message}`, completed_at: db.fn.now() });
+        await executions.failToStart(executionId, `the run could not be started: ${(err as Error).message}`);
         throw err;
       }
       const deadline = Date.now() + (deps.triggerWaitMs ?? 15_000);
       for (;;) {
-        const exec = await db('automation_executions').where({ id: executionId }).first('workspace_id', 'status');
+        const exec = await executions.find(executionId);
         if (exec?.workspace_id || !exec || exec.status === 'failed' || Date.now() >= deadline) {
-          return { execution_id: executionId, workspace_id: (exec?.workspace_id as string | null) ?? null };
+          return { execution_id: executionId, workspace_id: exec?.workspace_id ?? null };
         }
         await sleep(200);
       }
@@ -358,14 +228,8 @@ export function createAutomationsService(deps: {
     /** Run history, newest first (interop §10.6). */
     async listExecutions(actor: Actor, id: string, query: { page: number; limit: number }) {
       const row = await access(actor, id);
-      const base = db('automation_executions').where({ automation_id: row.id, organization_id: row.organization_id });
-      const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
-      const rows: ExecutionRow[] = await base
-        .clone()
-        .orderBy([{ column: 'triggered_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-        .limit(query.limit)
-        .offset((query.page - 1) * query.limit);
-      return { rows: rows.map(serializeExecution), total: Number(count) };
+      const { rows, total } = await executions.listForAutomation(row.id, row.organization_id, { limit: query.limit, offset: (query.page - 1) * query.limit });
+      return { rows: rows.map(serializeExecution), total };
     },
 
     /**
@@ -376,8 +240,8 @@ export function createAutomationsService(deps: {
      * error and may retry); the workflow itself waits for the commit.
      */
     async remove(actor: Actor, id: string): Promise<void> {
-      await db.transaction(async (trx) => {
-        const found = await access(actor, id, trx, true);
+      await repo.transaction(async (trx) => {
+        const found = await access(actor, id, trx);
         await repo.delete(found.id, trx);
         await deps.temporal.startAutomationCleanup({ automationId: found.id, organizationId: found.organization_id });
       });

@@ -7,9 +7,10 @@ import type { Knex } from 'knex';
 import type { SecretBox } from '../../crypto/secretBox';
 import type { EnvironmentResourcesRepository } from '../../db/environmentResourcesRepository';
 import type { EnvironmentRow, EnvironmentsRepository } from '../../db/environmentsRepository';
-import { conflict, isUniqueViolation, notFound } from '../../errors';
+import { conflict, notFound } from '../../domain/errors';
+import { isUniqueViolation } from '../../db/errors';
 import type { EnvironmentsService } from '../environments';
-import type { Actor } from '../identity';
+import type { Actor } from '../../domain/actor';
 
 export interface ResourceDeps {
   db: Knex;

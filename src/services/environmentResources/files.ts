@@ -6,9 +6,9 @@
  */
 import type { Knex } from 'knex';
 import type { FileRow, Patch } from '../../db/environmentResourcesRepository';
-import { badRequest, conflict, notFound } from '../../errors';
+import { invalid, conflict, notFound } from '../../domain/errors';
 import { FILE_CONTENT_MAX_BYTES, FILE_PATH_MAX } from '../../schemas/environmentResources';
-import type { Actor } from '../identity';
+import type { Actor } from '../../domain/actor';
 import { conflictOn, found, iso, type ResourceContext } from './context';
 import { basename, fileDirectoryClash, normaliseHomePath } from './paths';
 
@@ -26,14 +26,14 @@ const duplicate = conflictOn({
 
 function checkedPath(path: string): string {
   const check = normaliseHomePath(path, FILE_PATH_MAX);
-  if (!check.ok) throw badRequest('Invalid body', `body.path: ${check.reason}`);
+  if (!check.ok) throw invalid('Invalid body', `body.path: ${check.reason}`);
   return check.path;
 }
 
 function checkedSize(content: string): number {
   const bytes = Buffer.byteLength(content, 'utf8');
   if (bytes > FILE_CONTENT_MAX_BYTES) {
-    throw badRequest('Invalid body', `body.content: must be at most ${FILE_CONTENT_MAX_BYTES} bytes of UTF-8 (got ${bytes})`);
+    throw invalid('Invalid body', `body.content: must be at most ${FILE_CONTENT_MAX_BYTES} bytes of UTF-8 (got ${bytes})`);
   }
   return bytes;
 }

@@ -6,7 +6,7 @@
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { McpTransport } from '../../db/environmentResourcesRepository';
-import { badRequest } from '../../errors';
+import { invalid } from '../../domain/errors';
 import { remoteConfigSchema, stdioConfigSchema } from '../../schemas/environmentResources';
 
 export interface StdioConfig {
@@ -40,7 +40,7 @@ const shapeOf = (transport: McpTransport) => (transport === 'stdio' ? '{command,
 export function checkedConfig(transport: McpTransport, config: unknown): McpConfig {
   const validate = transport === 'stdio' ? validators.stdio : validators.remote;
   if (!validate(config)) {
-    throw badRequest('Invalid body', `${describe(validate.errors![0]!)} (a ${transport} server's config is ${shapeOf(transport)})`);
+    throw invalid('Invalid body', `${describe(validate.errors![0]!)} (a ${transport} server's config is ${shapeOf(transport)})`);
   }
   if (transport === 'stdio') {
     const c = config as Partial<StdioConfig> & { command: string };
@@ -52,7 +52,7 @@ export function checkedConfig(transport: McpTransport, config: unknown): McpConf
       ...Object.entries(checked.env).map(([name, value]): [string, string] => [`env.${name}`, value]),
     ];
     const nul = strings.find(([, value]) => value.includes('\0'));
-    if (nul) throw badRequest('Invalid body', `body.config.${nul[0]}: must not contain NUL characters`);
+    if (nul) throw invalid('Invalid body', `body.config.${nul[0]}: must not contain NUL characters`);
     return checked;
   }
   const c = config as Partial<RemoteConfig> & { url: string };

@@ -3,8 +3,8 @@
  * they are sealed at rest and returned in full only to callers who may read the environment.
  */
 import type { McpRow, McpTransport, Patch } from '../../db/environmentResourcesRepository';
-import { badRequest, notFound } from '../../errors';
-import type { Actor } from '../identity';
+import { invalid, notFound } from '../../domain/errors';
+import type { Actor } from '../../domain/actor';
 import { conflictOn, found, iso, type ResourceContext } from './context';
 import { checkedConfig, type McpConfig } from './mcpConfig';
 
@@ -25,7 +25,7 @@ const duplicate = conflictOn({
 
 function checkedName(name: string): string {
   if (name.toLowerCase().startsWith(RESERVED_MCP_PREFIX)) {
-    throw badRequest('Invalid body', `body.name: the prefix "${RESERVED_MCP_PREFIX}" is reserved for Hangar's built-in servers`);
+    throw invalid('Invalid body', `body.name: the prefix "${RESERVED_MCP_PREFIX}" is reserved for Hangar's built-in servers`);
   }
   return name;
 }
@@ -66,7 +66,7 @@ export function createMcpsService(ctx: ResourceContext) {
         const current = found(await repo.mcps.find(env.organization_id, env.id, id, trx), 'MCP server');
         const transport = input.transport ?? current.transport;
         if (transport !== current.transport && input.config === undefined) {
-          throw badRequest(
+          throw invalid(
             'Invalid body',
             `body.config: changing transport from ${current.transport} to ${transport} requires a new config in the same request`,
           );

@@ -3,8 +3,8 @@
  * same skill cannot be enabled twice under either. Deleting takes the membership row id.
  */
 import type { SkillRow } from '../../db/environmentResourcesRepository';
-import { notFound } from '../../errors';
-import type { Actor } from '../identity';
+import { notFound } from '../../domain/errors';
+import type { Actor } from '../../domain/actor';
 import type { SkillsCatalog } from '../skillsCatalog';
 import { conflictOn, iso, type ResourceContext } from './context';
 

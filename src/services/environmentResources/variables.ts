@@ -7,8 +7,8 @@
 import type { Knex } from 'knex';
 import type { Patch, VariableRow } from '../../db/environmentResourcesRepository';
 import type { EnvironmentRow } from '../../db/environmentsRepository';
-import { badRequest, conflict, forbidden, notFound } from '../../errors';
-import type { Actor } from '../identity';
+import { invalid, conflict, forbidden, notFound } from '../../domain/errors';
+import type { Actor } from '../../domain/actor';
 import { conflictOn, found, iso, type ResourceContext } from './context';
 
 export interface VariableInput {
@@ -24,7 +24,7 @@ const duplicate = conflictOn({
 });
 
 function checkValue(value: string | undefined): void {
-  if (value?.includes('\0')) throw badRequest('Invalid body', 'body.value: must not contain NUL characters (a process environment cannot hold them)');
+  if (value?.includes('\0')) throw invalid('Invalid body', 'body.value: must not contain NUL characters (a process environment cannot hold them)');
 }
 
 const adminOnly = () =>

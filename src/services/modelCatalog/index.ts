@@ -12,16 +12,17 @@ import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { AGENTS, type AgentId, type ModelSource } from '../../agents/catalog';
 import type { Config } from '../../config';
-import { badRequest, forbidden } from '../../errors';
+import { invalid, forbidden } from '../../domain/errors';
 import type { Logger } from '../../logger';
-import type { Actor } from '../identity';
-import { BUILTIN_MODELS, type CatalogModel } from './builtin';
+import type { Actor } from '../../domain/actor';
+import { BUILTIN_MODELS, type CatalogModel } from '../../agents/builtinModels';
+import { isModelAllowed } from '../../domain/agentPolicy';
 import { createSwrCache, type Loaded } from './cache';
 import { createProviderClient, type ProviderClient } from './providers';
-import { createModelCatalogRepository } from './repository';
+import { createModelCatalogRepository } from '../../db/modelCatalogRepository';
 import { indexCatalog, pageOf, type IndexedCatalog } from './search';
 
-export { BUILTIN_MODELS, type CatalogModel } from './builtin';
+export { BUILTIN_MODELS, type CatalogModel } from '../../agents/builtinModels';
 
 export const MODEL_SOURCES: readonly ModelSource[] = ['source_a', 'source_b'];
 
@@ -170,7 +171,7 @@ export function createModelCatalogService(deps: {
       if (unknown.length > 0) {
         const named = unknown.slice(0, 20).map((id) => JSON.stringify(id)).join(', ');
         const more = unknown.length > 20 ? ` and ${unknown.length - 20} more` : '';
-        throw badRequest('Invalid body', `body.model_ids: not in the ${input.source} catalog: ${named}${more}`);
+        throw invalid('Invalid body', `body.model_ids: not in the ${input.source} catalog: ${named}${more}`);
       }
       await deps.db.transaction((trx) => repo.replaceEnabled(actor.organizationId, input.source, input.model_ids, trx));
       return enabledModels(actor.organizationId);
@@ -184,10 +185,7 @@ export function createModelCatalogService(deps: {
      */
     async isModelAllowed(organizationId: string, agent: AgentId, modelId: string): Promise<boolean> {
       const source = AGENTS[agent].modelSource;
-      if (!source) return true;
-      const { configured, enabled } = await repo.isEnabled(organizationId, source, modelId);
-      if (configured) return enabled;
-      return source === 'source_a' ? BUILTIN[source].ids.has(modelId) : true;
+      return isModelAllowed(agent, modelId, source ? await repo.isEnabled(organizationId, source, modelId) : null);
     },
 
     /** Drops an organization's cached lists, e.g. after its credentials change. */

@@ -6,7 +6,7 @@
  * catalog turns into a fallback. Errors never carry the key or the response body.
  */
 import type { ModelSource } from '../../agents/catalog';
-import type { CatalogModel } from './builtin';
+import type { CatalogModel } from '../../agents/builtinModels';
 
 export class ProviderError extends Error {
   override name = 'ProviderError';

@@ -3,7 +3,7 @@
  * fetched list, an id set for membership checks, and a small memo of recent queries (clients
  * page through the same search).
  */
-import type { CatalogModel } from './builtin';
+import type { CatalogModel } from '../../agents/builtinModels';
 
 export interface IndexedCatalog {
   readonly models: readonly CatalogModel[];

@@ -4,7 +4,7 @@
  * `chat.*` events (the same fields as `WorkspaceChat`), interop §4.9 and §4.13.
  */
 import type { Knex } from 'knex';
-import { notFound } from '../../errors';
+import { notFound } from '../../domain/errors';
 
 export interface ChatRow {
   id: string;

@@ -5,9 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { conflict, isUniqueViolation, notFound } from '../../errors';
+import { conflict, notFound } from '../../domain/errors';
+import { isUniqueViolation } from '../../db/errors';
 import type { ReplicaEventEmitter } from '../../events/replicaEvents';
-import type { Actor } from '../identity';
+import type { Actor } from '../../domain/actor';
 import { accessReplica, type ReplicaRow } from '../replicas/access';
 import { chatsWithLastMessage, engineChatSummary, findChat, type ChatRow } from './chatRows';
 

@@ -3,8 +3,8 @@
  * workspace's hook logs (interop §4.12).
  */
 import type { Knex } from 'knex';
-import { notFound } from '../../errors';
-import type { Actor } from '../identity';
+import { notFound } from '../../domain/errors';
+import type { Actor } from '../../domain/actor';
 import { accessReplica, type ReplicaRow } from '../replicas/access';
 import type { ChatRow } from './chatRows';
 

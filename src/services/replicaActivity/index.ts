@@ -7,7 +7,7 @@
 import type { Knex } from 'knex';
 import type { EventBus } from '../../events/bus';
 import type { ReplicaEventEmitter } from '../../events/replicaEvents';
-import type { Actor } from '../identity';
+import type { Actor } from '../../domain/actor';
 import { accessReplica } from '../replicas/access';
 import { createChatsService } from './chats';
 import { createReplicaEventFeed, type FollowHandle, type FollowOptions } from './eventFeed';

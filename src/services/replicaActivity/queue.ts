@@ -5,9 +5,9 @@
  * every edit touches only rows that are still `queued`. Each edit emits `chat.updated`.
  */
 import type { Knex } from 'knex';
-import { notFound } from '../../errors';
+import { notFound } from '../../domain/errors';
 import type { ReplicaEventEmitter } from '../../events/replicaEvents';
-import type { Actor } from '../identity';
+import type { Actor } from '../../domain/actor';
 import { accessReplica } from '../replicas/access';
 import { findChat, loadEngineChat } from './chatRows';
 

@@ -4,40 +4,12 @@
  * 404, never 403, so ids of other organizations' or members' workspaces leak nothing.
  */
 import type { Knex } from 'knex';
-import { notFound } from '../../errors';
-import type { Actor } from '../identity';
+import { notFound } from '../../domain/errors';
+import type { Actor } from '../../domain/actor';
+import type { ReplicaRow } from '../../db/replicasRepository';
 
-export interface ReplicaRow {
-  id: string;
-  organization_id: string;
-  user_id: string | null;
-  environment_id: string | null;
-  name: string;
-  status: 'preparing' | 'active' | 'sleeping' | 'archived' | 'error';
-  source: string;
-  coding_agent: string;
-  agent_models: Record<string, string>;
-  thinking_level: string | null;
-  plan_mode: boolean;
-  goal_mode: boolean;
-  fast_mode: boolean;
-  size: 'small' | 'large';
-  lifecycle_policy: string;
-  auto_stop_minutes: number | null;
-  config: Record<string, unknown>;
-  webhook_url: string | null;
-  webhook_secret_sealed: string | null;
-  engine_secret_hash: string;
-  engine_secret_sealed: string | null;
-  /** The container (and volume) suffix: a claimed warm-pool entry's id, or null for the replica's own. */
-  workspace_key?: string | null;
-  repositories: Array<{ id: string; name: string; url: string; default_branch: string }>;
-  last_activity_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  archived_at: Date | null;
-  deleted_at: Date | null;
-}
+export type { ReplicaRow };
+
 
 export function visibleReplicas(db: Knex, actor: Actor) {
   return db<ReplicaRow>('replicas')

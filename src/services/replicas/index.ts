@@ -3,17 +3,19 @@
  * archive, wake and messages. The database is the record; the workspace workflow is told
  * about work and lifecycle requests and does the rest.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { AGENTS, modeViolation, type AgentId, type ThinkingLevel } from '../../agents/catalog';
+import { AGENTS, type AgentId, type ThinkingLevel } from '../../agents/catalog';
+import { createReplicasRepository } from '../../db/replicasRepository';
+import { checkModes, hashEngineSecret, messageAndModes, newReplicaEvents, newReplicaRecord } from '../../domain/replicas';
 import type { SecretBox } from '../../crypto/secretBox';
 import type { RepositoriesRepository } from '../../db/repositoriesRepository';
-import { badRequest, conflict, unauthorized } from '../../errors';
+import { invalid, conflict, unauthenticated } from '../../domain/errors';
 import type { ReplicaEventEmitter } from '../../events/replicaEvents';
 import type { TemporalGateway } from '../../temporal/gateway';
 import type { LifecyclePolicy, WorkspaceInput } from '../../../workflows/shared';
 import type { EnvironmentsService } from '../environments';
-import type { Actor } from '../identity';
+import type { Actor } from '../../domain/actor';
 import { accessReplica, serializeReplicaListItem, visibleReplicas, type ReplicaRow } from './access';
 
 export interface CreateReplicaInput {
@@ -60,31 +62,6 @@ export interface ReplicaTimings {
   historyLimit: number;
 }
 
-const MODE_PREFIXES: Array<[RegExp, 'plan_mode' | 'goal_mode' | 'fast_mode']> = [
-  [/^\/plan(\s+|$)/, 'plan_mode'],
-  [/^\/goal(\s+|$)/, 'goal_mode'],
-  [/^\/fast(\s+|$)/, 'fast_mode'],
-];
-
-/** A leading /plan, /goal or /fast sets the mode and is stripped (any order, each once). */
-export function stripModePrefixes(message: string): { message: string; modes: Partial<Record<'plan_mode' | 'goal_mode' | 'fast_mode', true>> } {
-  const modes: Partial<Record<'plan_mode' | 'goal_mode' | 'fast_mode', true>> = {};
-  let rest = message.trimStart();
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const [re, mode] of MODE_PREFIXES) {
-      if (!modes[mode] && re.test(rest)) {
-        rest = rest.replace(re, '');
-        modes[mode] = true;
-        changed = true;
-      }
-    }
-  }
-  return { message: rest, modes };
-}
-
-export const hashEngineSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
-
 export function createReplicasService(deps: {
   db: Knex;
   secretBox: SecretBox;
@@ -96,6 +73,7 @@ export function createReplicasService(deps: {
   timings: ReplicaTimings;
 }) {
   const { db, secretBox, temporal, events, environments, repositories, policy, timings } = deps;
+  const replicasRepo = createReplicasRepository(db);
 
   function workspaceInput(row: ReplicaRow, organizationId: string, idleMs?: number): WorkspaceInput {
     return {
@@ -109,27 +87,10 @@ export function createReplicasService(deps: {
     };
   }
 
-  function checkModes(agent: AgentId, modes: { plan_mode?: boolean; goal_mode?: boolean; fast_mode?: boolean; thinking_level?: ThinkingLevel }) {
-    const violation = modeViolation(agent, modes);
-    if (violation) throw badRequest('Invalid body', violation);
-  }
-
   async function checkModel(organizationId: string, agent: AgentId, model: string | null) {
     if (model && !(await policy.isModelAllowed(organizationId, agent, model))) {
-      throw badRequest('Invalid body', `body.model: ${model} is not enabled for ${agent} in this organization`);
+      throw invalid('Invalid body', `body.model: ${model} is not enabled for ${agent} in this organization`);
     }
-  }
-
-  async function snapshotRepositories(organizationId: string, env: { repository_id: string | null; repository_set_id: string | null }) {
-    if (env.repository_id) {
-      const repo = await repositories.find(organizationId, env.repository_id);
-      return repo ? [repo] : [];
-    }
-    if (env.repository_set_id) {
-      const set = (await repositories.listSets(organizationId)).find((s) => s.id === env.repository_set_id);
-      return set?.repositories ?? [];
-    }
-    return [];
   }
 
   /** Wakes a sleeping or archived workspace; the answer says whether it is waking. */
@@ -140,14 +101,12 @@ export function createReplicasService(deps: {
   }
 
   return {
-    stripModePrefixes,
-
     /** The engine secret of a workspace authenticates calls made from inside it. */
     async authenticateEngine(workspaceId: string, authorization: string | undefined): Promise<Actor> {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-      if (!match || !/^[0-9a-f-]{36}$/i.test(workspaceId)) throw unauthorized('invalid workspace engine credentials');
+      if (!match || !/^[0-9a-f-]{36}$/i.test(workspaceId)) throw unauthenticated('invalid workspace engine credentials');
       const row = await db<ReplicaRow>('replicas').where({ id: workspaceId }).whereNull('deleted_at').first();
-      if (!row || row.engine_secret_hash !== hashEngineSecret(match[1]!)) throw unauthorized('invalid workspace engine credentials');
+      if (!row || row.engine_secret_hash !== hashEngineSecret(match[1]!)) throw unauthenticated('invalid workspace engine credentials');
       return {
         organizationId: row.organization_id,
         userId: row.user_id,
@@ -172,65 +131,38 @@ export function createReplicasService(deps: {
           return existing;
         }
       }
-      const { message, modes } = stripModePrefixes(input.message);
-      if (!message.trim()) throw badRequest('Invalid body', 'body.message: must not be empty after its mode prefix');
-      const flags = { plan_mode: input.plan_mode ?? modes.plan_mode ?? false, goal_mode: input.goal_mode ?? modes.goal_mode ?? false, fast_mode: input.fast_mode ?? modes.fast_mode ?? false };
+      const { message, flags } = messageAndModes(input);
       const { agent, model } = await policy.resolveAgentAndModel(actor.organizationId, { agent: input.coding_agent ?? null, model: input.model ?? null });
       checkModes(agent, { ...flags, thinking_level: input.thinking_level });
       await checkModel(actor.organizationId, agent, input.model ?? null);
 
       const environmentId = input.environment_id ?? (await policy.defaultEnvironmentId(actor.organizationId)) ?? 'global';
       const env = await environments.access(actor, environmentId);
-      const repos = await snapshotRepositories(actor.organizationId, env);
+      const repos = await repositories.boundTo(actor.organizationId, env);
       const webhook = typeof input.webhook_url === 'string' ? { url: input.webhook_url } : input.webhook_url;
       const engineSecret = randomBytes(32).toString('base64url');
-      const replicaId = options.replicaId ?? randomUUID();
-      const chatId = randomUUID();
-      const messageId = randomUUID();
-
-      const row = await db.transaction(async (trx) => {
-        const [replica] = await trx('replicas')
-          .insert({
-            id: replicaId,
-            organization_id: actor.organizationId,
-            user_id: actor.keyKind === 'personal' ? actor.userId : null,
-            environment_id: env.id,
-            name: input.name,
-            status: 'preparing',
-            source,
-            coding_agent: agent,
-            agent_models: JSON.stringify(model ? { [agent]: model } : {}),
-            thinking_level: input.thinking_level ?? AGENTS[agent].defaultThinking,
-            ...flags,
-            size: input.size ?? 'small',
-            lifecycle_policy: input.lifecycle_policy ?? 'default',
-            config: JSON.stringify(input.config ?? {}),
-            webhook_url: webhook?.url ?? null,
-            webhook_secret_sealed: webhook?.secret ? secretBox.seal(webhook.secret) : null,
-            engine_secret_hash: hashEngineSecret(engineSecret),
-            engine_secret_sealed: secretBox.seal(engineSecret),
-            repositories: JSON.stringify(repos.map((r) => ({ id: r.id, name: r.name, url: r.url, default_branch: r.default_branch }))),
-            last_activity_at: trx.fn.now(),
-          })
-          .returning('*');
-        await trx('replica_chats').insert({ id: chatId, replica_id: replicaId, provider: agent, title: message.slice(0, 80) });
-        await trx('replica_messages').insert({
-          id: messageId,
-          replica_id: replicaId,
-          chat_id: chatId,
-          content: message,
-          status: 'queued',
-          queue_position: 1,
-          coding_agent: agent,
-          model,
-          options: JSON.stringify({ ...flags, thinking_level: input.thinking_level ?? null, images: input.images ?? [] }),
-          sender_user_id: actor.userId,
-        });
-        return replica as ReplicaRow;
-      });
-      await events.emit(replicaId, 'replica.status.changed', { status: 'preparing', waking: false });
-      await events.emit(replicaId, 'chat.created', { chat: { id: chatId, provider: agent, title: message.slice(0, 80), processing: false } });
-      await events.emit(replicaId, 'chat.turn.accepted', { chatId, messageId, queued: true, position: 0 });
+      const fresh = {
+        ids: { replicaId: options.replicaId ?? randomUUID(), chatId: randomUUID(), messageId: randomUUID() },
+        actor,
+        source,
+        environmentId: env.id,
+        name: input.name,
+        message,
+        flags,
+        agent,
+        model,
+        thinkingLevel: input.thinking_level,
+        images: input.images,
+        size: input.size,
+        lifecyclePolicy: input.lifecycle_policy,
+        config: input.config,
+        webhook: webhook ? { url: webhook.url, sealedSecret: webhook.secret ? secretBox.seal(webhook.secret) : null } : null,
+        engineSecret: { sealed: secretBox.seal(engineSecret), hash: hashEngineSecret(engineSecret) },
+        repositories: repos,
+      };
+      const row = await replicasRepo.insertWithFirstMessage(newReplicaRecord(fresh));
+      for (const [type, payload] of newReplicaEvents(fresh)) await events.emit(row.id, type, payload);
+      const chatId = fresh.ids.chatId;
       await temporal.startWorkspace(workspaceInput(row, actor.organizationId, options.idleMs), chatId);
       return row;
     },
@@ -333,9 +265,7 @@ export function createReplicasService(deps: {
     async sendMessage(actor: Actor, id: string, input: SendMessageInput) {
       const row = await accessReplica(db, actor, id);
       if (row.status === 'error') throw conflict('The workspace is in error', (row.config.provisioning_error as { message?: string } | undefined)?.message ?? null);
-      const { message, modes } = stripModePrefixes(input.message);
-      if (!message.trim()) throw badRequest('Invalid body', 'body.message: must not be empty after its mode prefix');
-      const flags = { plan_mode: input.plan_mode ?? modes.plan_mode ?? false, goal_mode: input.goal_mode ?? modes.goal_mode ?? false, fast_mode: input.fast_mode ?? modes.fast_mode ?? false };
+      const { message, flags } = messageAndModes(input);
       const agent = (input.coding_agent ?? row.coding_agent) as AgentId;
       checkModes(agent, { ...flags, thinking_level: input.thinking_level });
       await checkModel(row.organization_id, agent, input.model ?? null);
@@ -346,7 +276,7 @@ export function createReplicasService(deps: {
         let chat = input.chat_id
           ? await trx('replica_chats').where({ id: input.chat_id, replica_id: row.id }).whereNull('deleted_at').first()
           : await trx('replica_chats').where({ replica_id: row.id }).whereNull('deleted_at').orderBy('updated_at', 'desc').first();
-        if (input.chat_id && !chat) throw badRequest('Invalid body', 'body.chat_id: no such chat in this replica');
+        if (input.chat_id && !chat) throw invalid('Invalid body', 'body.chat_id: no such chat in this replica');
         let created = false;
         if (!chat) {
           [chat] = await trx('replica_chats').insert({ id: randomUUID(), replica_id: row.id, provider: agent, title: message.slice(0, 80) }).returning('*');

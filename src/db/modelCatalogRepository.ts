@@ -1,7 +1,7 @@
 /** Enabled model ids and last-good catalog snapshots, per organization and catalog. */
 import type { Knex } from 'knex';
-import type { ModelSource } from '../../agents/catalog';
-import type { CatalogModel } from './builtin';
+import type { ModelSource } from '../agents/catalog';
+import type { CatalogModel } from '../agents/builtinModels';
 
 export function createModelCatalogRepository(db: Knex) {
   return {

@@ -1,27 +1,20 @@
 /**
- * Inbound event triggers: the custom webhook (`/v1/automations/webhook/{token}`) and the
+ * The intake of event triggers: the custom webhook (`/v1/automations/webhook/{token}`) and the
  * code-hosting receivers (`/v1/webhooks/github`, `/v1/webhooks/gitlab`). Each request is
  * authenticated, mapped to (automation, debounce key, payload) items and handed to the inbox
  * in one transaction; the answer goes out as soon as that transaction commits, and all the
  * remaining work happens in Temporal.
  */
 import type { Knex } from 'knex';
-import { HttpError, badRequest, notFound } from '../../errors';
+import { createAutomationsRepository, type EventRoute } from '../../db/automationsRepository';
+import { customPayload, CUSTOM_DEBOUNCE_KEY, hashWebhookToken, pullRequestDebounceKey } from '../../domain/automations/events';
+import { DomainError, invalid, notFound } from '../../domain/errors';
 import type { EventBus } from '../../events/bus';
 import type { Logger } from '../../logger';
-import {
-  CodeHostingPayloadError,
-  isExcludedActor,
-  normaliseRepositoryUrl,
-  parseGithubEvent,
-  parseGitlabEvent,
-  verifyGithubSignature,
-  verifyGitlabToken,
-  type CodeHostingEvent,
-} from '../../codeHosting/events';
+import { CodeHostingPayloadError, isExcludedActor, normaliseRepositoryUrl, type CodeHostingEvent } from '../../integrations/codeHosting/events';
+import { parseGithubEvent, verifyGithubSignature } from '../../integrations/github/events';
+import { parseGitlabEvent, verifyGitlabToken } from '../../integrations/gitlab/events';
 import type { AutomationInbox, InboxItem } from './inbox';
-import { hashWebhookToken } from './index';
-import type { Trigger } from './rules';
 
 /** The custom webhook's body limit (interop §10.4). */
 export const CUSTOM_WEBHOOK_LIMIT_BYTES = 256 * 1024;
@@ -49,29 +42,8 @@ const header = (req: WebhookRequest, name: string): string | undefined => {
   return Array.isArray(v) ? v[0] : v;
 };
 
-/** The run's payload for a custom webhook: a JSON object as sent, anything else as `{raw}`. */
-export function customPayload(body: Buffer, contentType: string | undefined): Record<string, unknown> {
-  const text = body.toString('utf8');
-  if (!contentType || /json/i.test(contentType) || /^\s*[{]/.test(text)) {
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-    } catch {
-      // not JSON after all: wrapped below
-    }
-  }
-  return { raw: text };
-}
-
 /** Bus channel announcing that automations changed (created, patched, deleted). */
 export const AUTOMATIONS_CHANGED_CHANNEL = 'automations_changed';
-
-interface RouteRow {
-  repository_id: string;
-  url: string;
-  automation_id: string | null;
-  triggers: Trigger[] | null;
-}
 
 /** Routes are cached while the bus tells this process about automation changes. */
 const ROUTE_TTL_MS = 60_000;
@@ -79,7 +51,7 @@ const ROUTE_TTL_MS = 60_000;
 const EMPTY_ROUTE_TTL_MS = 5_000;
 const MAX_ROUTES = 10_000;
 
-export function createAutomationWebhooks(deps: {
+export function createAutomationIntake(deps: {
   db: Knex;
   inbox: AutomationInbox;
   bus: EventBus;
@@ -87,12 +59,13 @@ export function createAutomationWebhooks(deps: {
   gitlab: { webhookToken?: string };
   logger: Logger;
 }) {
-  const { db, inbox } = deps;
+  const { inbox } = deps;
+  const automations = createAutomationsRepository(deps.db);
 
   // The routing query's answers per (provider, event, repository name). Correctness does not
   // depend on them being fresh for `enabled` or existence (the inbox re-reads the automation
   // under a lock); a trigger edit reaches every process through the bus within milliseconds.
-  const routes = new Map<string, { rows: RouteRow[]; expiresAt: number }>();
+  const routes = new Map<string, { rows: EventRoute[]; expiresAt: number }>();
   let listening: Promise<boolean> | null = null;
   function listen(): Promise<boolean> {
     listening ??= deps.bus.subscribe(AUTOMATIONS_CHANGED_CHANNEL, () => routes.clear()).then(
@@ -106,18 +79,12 @@ export function createAutomationWebhooks(deps: {
     return listening;
   }
 
-  async function routeRows(event: CodeHostingEvent, name: string): Promise<RouteRow[]> {
+  async function routeRows(event: CodeHostingEvent, name: string): Promise<EventRoute[]> {
     const cacheKey = `${event.provider}|${event.event}|${name}`;
     const cached = routes.get(cacheKey);
     if (cached && cached.expiresAt > Date.now()) return cached.rows;
     const live = await listen();
-    const { rows } = (await db.raw(
-      `SELECT r.id AS repository_id, r.url, a.id AS automation_id, a.triggers
-         FROM repositories r
-         LEFT JOIN automations a ON a.organization_id = r.organization_id AND a.enabled AND a.triggers @> ?::jsonb
-        WHERE lower(r.url) LIKE ? ESCAPE '\\'`,
-      [JSON.stringify([{ type: event.provider, config: { event: event.event } }]), `%${name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`],
-    )) as { rows: RouteRow[] };
+    const rows = await automations.eventRoutes(event.provider, event.event, name);
     if (live) {
       if (routes.size >= MAX_ROUTES) routes.clear();
       routes.set(cacheKey, { rows, expiresAt: Date.now() + (rows.length ? ROUTE_TTL_MS : EMPTY_ROUTE_TTL_MS) });
@@ -144,7 +111,7 @@ export function createAutomationWebhooks(deps: {
       if (isExcludedActor(event.actor, config.excluded_actors ?? [])) continue;
       const payload: Record<string, unknown> = { ...event.payload, repository_id: row.repository_id };
       if (event.installationId !== null) payload.installation_id = event.installationId;
-      items.push({ automationId: row.automation_id, key: `pr:${row.repository_id}:${event.number}`, payload });
+      items.push({ automationId: row.automation_id, key: pullRequestDebounceKey(row.repository_id, event.number), payload });
     }
     return items;
   }
@@ -153,7 +120,7 @@ export function createAutomationWebhooks(deps: {
     try {
       return JSON.parse(body.toString('utf8'));
     } catch {
-      throw badRequest('Malformed JSON body');
+      throw invalid('Malformed JSON body');
     }
   }
 
@@ -170,7 +137,7 @@ export function createAutomationWebhooks(deps: {
     try {
       return parse();
     } catch (err) {
-      if (err instanceof CodeHostingPayloadError) throw badRequest('Invalid webhook payload', err.message);
+      if (err instanceof CodeHostingPayloadError) throw invalid('Invalid webhook payload', err.message);
       throw err;
     }
   }
@@ -181,10 +148,10 @@ export function createAutomationWebhooks(deps: {
      * token, a disabled automation and one without a custom trigger are the same 404.
      */
     async acceptCustom(token: string, req: WebhookRequest): Promise<{ accepted: true }> {
-      const automation = await db('automations').where({ webhook_token_hash: hashWebhookToken(token) }).first('id', 'enabled', 'triggers');
-      const usable = automation?.enabled && (automation.triggers as Trigger[]).some((t) => t.type === 'custom');
+      const automation = await automations.findByWebhookTokenHash(hashWebhookToken(token));
+      const usable = automation?.enabled && automation.triggers.some((t) => t.type === 'custom');
       if (!usable) throw notFound('Webhook');
-      const { accepted } = await inbox.accept([{ automationId: automation.id, key: 'custom', payload: customPayload(req.body, req.contentType) }]);
+      const { accepted } = await inbox.accept([{ automationId: automation.id, key: CUSTOM_DEBOUNCE_KEY, payload: customPayload(req.body, req.contentType) }]);
       // Deleted or disabled between the lookup and the write.
       if (accepted[0] === null) throw notFound('Webhook');
       return { accepted: true };
@@ -193,9 +160,9 @@ export function createAutomationWebhooks(deps: {
     /** GitHub: HMAC-SHA256 of the raw body (`X-Hub-Signature-256`), delivery id `X-GitHub-Delivery`. */
     async acceptGithub(req: WebhookRequest): Promise<CodeHostingAnswer> {
       const secret = deps.github.webhookSecret;
-      if (!secret) throw new HttpError(401, 'Invalid webhook signature', 'no GitHub webhook secret is configured on this service');
+      if (!secret) throw new DomainError('unauthenticated', 'Invalid webhook signature', 'no GitHub webhook secret is configured on this service');
       if (!verifyGithubSignature(secret, req.body, header(req, 'x-hub-signature-256'))) {
-        throw new HttpError(401, 'Invalid webhook signature', 'X-Hub-Signature-256 does not match the body');
+        throw new DomainError('unauthenticated', 'Invalid webhook signature', 'X-Hub-Signature-256 does not match the body');
       }
       const body = githubBody(req, parseJson);
       const event = mapped(() => parseGithubEvent(header(req, 'x-github-event') ?? '', body));
@@ -205,8 +172,8 @@ export function createAutomationWebhooks(deps: {
     /** GitLab: the shared secret token (`X-Gitlab-Token`), delivery id `X-Gitlab-Event-UUID`. */
     async acceptGitlab(req: WebhookRequest): Promise<CodeHostingAnswer> {
       const expected = deps.gitlab.webhookToken;
-      if (!expected) throw new HttpError(401, 'Invalid webhook token', 'no GitLab webhook token is configured on this service');
-      if (!verifyGitlabToken(expected, header(req, 'x-gitlab-token'))) throw new HttpError(401, 'Invalid webhook token', 'X-Gitlab-Token does not match');
+      if (!expected) throw new DomainError('unauthenticated', 'Invalid webhook token', 'no GitLab webhook token is configured on this service');
+      if (!verifyGitlabToken(expected, header(req, 'x-gitlab-token'))) throw new DomainError('unauthenticated', 'Invalid webhook token', 'X-Gitlab-Token does not match');
       const body = parseJson(req.body);
       const event = mapped(() => parseGitlabEvent(header(req, 'x-gitlab-event') ?? '', body));
       return deliver('gitlab', event, header(req, 'x-gitlab-event-uuid'));
@@ -223,10 +190,10 @@ export function createAutomationWebhooks(deps: {
 function githubBody(req: WebhookRequest, parseJson: (b: Buffer) => unknown): unknown {
   if (req.contentType && /application\/x-www-form-urlencoded/i.test(req.contentType)) {
     const payload = new URLSearchParams(req.body.toString('utf8')).get('payload');
-    if (payload === null) throw badRequest('Invalid webhook payload', 'the form has no payload field');
+    if (payload === null) throw invalid('Invalid webhook payload', 'the form has no payload field');
     return parseJson(Buffer.from(payload, 'utf8'));
   }
   return parseJson(req.body);
 }
 
-export type AutomationWebhooks = ReturnType<typeof createAutomationWebhooks>;
+export type AutomationIntake = ReturnType<typeof createAutomationIntake>;

@@ -1,9 +1,8 @@
-/** SQL for automations and their executions. jsonb values are written as JSON text. */
+/** SQL for the automations table. jsonb values are written as JSON text. */
 import type { Knex } from 'knex';
-import type { AgentId, ThinkingLevel } from '../../agents/catalog';
-import type { AutomationConfig, Trigger } from './rules';
+import type { AgentSettings, AutomationConfig, Trigger } from '../domain/automations/rules';
 
-export interface AutomationRow {
+export interface AutomationRow extends AgentSettings {
   id: string;
   organization_id: string;
   user_id: string | null;
@@ -25,24 +24,21 @@ export interface AutomationRow {
   workspace_auto_stop_minutes: number | null;
   workspace_size: string;
   config: AutomationConfig;
-  agent_provider: AgentId | null;
-  model: string | null;
-  thinking_level: ThinkingLevel | null;
-  plan_mode: boolean;
-  goal_mode: boolean | null;
-  fast_mode: boolean | null;
   created_at: Date;
   updated_at: Date;
 }
 
 export type AutomationWrite = Partial<Omit<AutomationRow, 'created_at' | 'updated_at'>>;
 
-const JSON_COLUMNS = ['triggers', 'vcs_check_names', 'config'] as const;
+/** What the event inbox reads of an automation before it records an event for it. */
+export type InboxAutomation = Pick<AutomationRow, 'id' | 'organization_id' | 'enabled' | 'debounce_seconds' | 'config'>;
 
-function encode(write: AutomationWrite): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...write };
-  for (const c of JSON_COLUMNS) if (c in out) out[c] = JSON.stringify(out[c]);
-  return out;
+/** A connected repository whose URL may be an event's, with an enabled automation listening for that event (or none). */
+export interface EventRoute {
+  repository_id: string;
+  url: string;
+  automation_id: string | null;
+  triggers: Trigger[] | null;
 }
 
 export interface ListFilter {
@@ -58,8 +54,22 @@ export interface ListFilter {
   offset: number;
 }
 
+const JSON_COLUMNS = ['triggers', 'vcs_check_names', 'config'] as const;
+
+function encode(write: AutomationWrite): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...write };
+  for (const c of JSON_COLUMNS) if (c in out) out[c] = JSON.stringify(out[c]);
+  return out;
+}
+
+/** `value` as a LIKE pattern matching it anywhere, its wildcards escaped. */
+const containing = (value: string) => `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 export function createAutomationsRepository(db: Knex) {
   return {
+    /** Runs `fn` in one transaction; pass the `trx` it gets to every method called inside. */
+    transaction: <T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> => db.transaction(fn),
+
     async insert(write: AutomationWrite, trx: Knex = db): Promise<AutomationRow> {
       const [row] = await trx('automations').insert(encode(write)).returning('*');
       return row;
@@ -77,8 +87,25 @@ export function createAutomationsRepository(db: Knex) {
       return (await trx('automations').where({ organization_id: organizationId, id }).first()) ?? null;
     },
 
+    /** By id alone, for the worker (which acts for whichever organization owns it). */
+    async findById(id: string, trx: Knex = db): Promise<AutomationRow | null> {
+      return (await trx('automations').where({ id }).first()) ?? null;
+    },
+
     async lock(organizationId: string, id: string, trx: Knex): Promise<AutomationRow | null> {
       return (await trx('automations').where({ organization_id: organizationId, id }).forUpdate().first()) ?? null;
+    },
+
+    async lockById(id: string, trx: Knex): Promise<AutomationRow | null> {
+      return (await trx('automations').where({ id }).forUpdate().first()) ?? null;
+    },
+
+    /**
+     * Under a shared lock, so a concurrent DELETE or PATCH waits for the event being recorded
+     * and the event sees the automation as it is after them.
+     */
+    async lockForEvent(id: string, trx: Knex): Promise<InboxAutomation | null> {
+      return (await trx('automations').where({ id }).forShare().first('id', 'organization_id', 'enabled', 'debounce_seconds', 'config')) ?? null;
     },
 
     /** For the inbound webhook: an equality lookup on the token's hash (unique index). */
@@ -86,8 +113,8 @@ export function createAutomationsRepository(db: Knex) {
       return (await trx('automations').where({ webhook_token_hash: hash }).first()) ?? null;
     },
 
-    async list(filter: ListFilter): Promise<{ rows: AutomationRow[]; total: number }> {
-      const base = db('automations')
+    async list(filter: ListFilter, trx: Knex = db): Promise<{ rows: AutomationRow[]; total: number }> {
+      const base = trx('automations')
         .where({ organization_id: filter.organizationId })
         .where((q) => {
           if (filter.org) q.orWhereNull('user_id');
@@ -95,7 +122,7 @@ export function createAutomationsRepository(db: Knex) {
           if (!filter.org && !filter.personalUserId) q.whereRaw('false');
         });
       if (filter.enabled !== undefined) base.where('enabled', filter.enabled);
-      if (filter.search) base.whereRaw("name ILIKE ? ESCAPE '\\'", [`%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`]);
+      if (filter.search) base.whereRaw("name ILIKE ? ESCAPE '\\'", [containing(filter.search)]);
       if (filter.triggerType && filter.triggerType !== 'all') {
         base.whereRaw('triggers @> ?::jsonb', [JSON.stringify([{ type: filter.triggerType }])]);
       }
@@ -104,9 +131,30 @@ export function createAutomationsRepository(db: Knex) {
       return { rows, total: Number(count) };
     },
 
+    /**
+     * Connected repositories whose URL contains `repositoryName` (lower case), each with every
+     * enabled automation of its organization that has a `provider` trigger for `event`. The
+     * caller matches the URL exactly; the LIKE only narrows the scan.
+     */
+    async eventRoutes(provider: string, event: string, repositoryName: string, trx: Knex = db): Promise<EventRoute[]> {
+      const { rows } = (await trx.raw(
+        `SELECT r.id AS repository_id, r.url, a.id AS automation_id, a.triggers
+           FROM repositories r
+           LEFT JOIN automations a ON a.organization_id = r.organization_id AND a.enabled AND a.triggers @> ?::jsonb
+          WHERE lower(r.url) LIKE ? ESCAPE '\\'`,
+        [JSON.stringify([{ type: provider, config: { event } }]), containing(repositoryName)],
+      )) as { rows: EventRoute[] };
+      return rows;
+    },
+
     async countByEnvironment(environmentId: string, trx: Knex = db): Promise<number> {
       const [{ count }] = await trx('automations').where({ environment_id: environmentId }).count<{ count: string }[]>({ count: '*' });
       return Number(count);
+    },
+
+    /** Moves the cron loop's next fire without touching `updated_at` (no user edit happened). */
+    async setNextFire(id: string, at: Date | null, trx: Knex = db): Promise<void> {
+      await trx('automations').where({ id }).update({ cron_next_fire_at: at });
     },
 
     /** Deletes the automation row; its history is the cleanup workflow's job. */
