@@ -7,31 +7,26 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Knex } from 'knex';
+import { createAutomationExecutionsRepository } from '../src/db/automationExecutionsRepository';
+import { createAutomationsRepository } from '../src/db/automationsRepository';
+import { pullRequestOf } from '../src/domain/automations/run';
 import type { Logger } from '../src/logger';
-import { GithubApiError, type CheckConclusion, type createGithubChecksClient } from '../src/codeHosting/githubChecks';
+import { GithubApiError } from '../src/integrations/github/api';
+import type { CheckConclusion, GithubChecksClient } from '../src/integrations/github/checks';
 
 export interface AutomationCheckDeps {
   db: Knex;
-  github: ReturnType<typeof createGithubChecksClient>;
+  github: GithubChecksClient;
   /** Where a check's "details" link points (the service's public URL), when known. */
   publicBaseUrl?: string;
   logger: Logger;
 }
 
-/** The pull request a run's trigger payload names, when it is a code-hosting event with a head commit. */
-export function pullRequestOf(payload: unknown): { repository: string; headSha: string; installationId: number | null } | null {
-  const p = payload as { provider?: unknown; repository?: { full_name?: unknown }; pull_request?: { head?: { sha?: unknown } }; installation_id?: unknown } | null;
-  if (!p || p.provider !== 'github') return null;
-  const repository = p.repository?.full_name;
-  const headSha = p.pull_request?.head?.sha;
-  if (typeof repository !== 'string' || typeof headSha !== 'string' || !headSha) return null;
-  return { repository, headSha, installationId: typeof p.installation_id === 'number' ? p.installation_id : null };
-}
-
 const SUMMARY_LIMIT = 60_000;
 
 export function createAutomationCheckActivities(deps: AutomationCheckDeps) {
-  const { db } = deps;
+  const automations = createAutomationsRepository(deps.db);
+  const executions = createAutomationExecutionsRepository(deps.db);
 
   /** Platform errors that will not heal by retrying end the activity for good. */
   function rethrow(err: unknown): never {
@@ -42,9 +37,9 @@ export function createAutomationCheckActivities(deps: AutomationCheckDeps) {
   return {
     /** Opens the run's checks; returns how many exist afterwards (0 when the run reports none). */
     async openRunChecks(executionId: string): Promise<number> {
-      const exec = await db('automation_executions').where({ id: executionId }).first('automation_id', 'trigger_payload', 'workspace_id');
+      const exec = await executions.find(executionId);
       if (!exec) return 0;
-      const automation = await db('automations').where({ id: exec.automation_id }).first('vcs_check_names', 'name');
+      const automation = await automations.findById(exec.automation_id);
       const names: string[] = automation?.vcs_check_names ?? [];
       const pr = pullRequestOf(exec.trigger_payload);
       if (!names.length || !pr) return 0;
@@ -53,7 +48,7 @@ export function createAutomationCheckActivities(deps: AutomationCheckDeps) {
         return 0;
       }
       for (const name of names) {
-        const row = await db('automation_checks').where({ execution_id: executionId, name }).first('external_id');
+        const row = await executions.findCheck(executionId, name);
         if (row?.external_id) continue;
         try {
           const check = await deps.github.ensureCheckRun({
@@ -65,10 +60,15 @@ export function createAutomationCheckActivities(deps: AutomationCheckDeps) {
             title: `${automation!.name} is running`,
             summary: 'The automation started a workspace for this pull request.',
           });
-          await db('automation_checks')
-            .insert({ execution_id: executionId, name, automation_id: exec.automation_id, provider: 'github', repository: pr.repository, head_sha: pr.headSha, external_id: String(check.id) })
-            .onConflict(['execution_id', 'name'])
-            .merge(['external_id']);
+          await executions.recordCheck({
+            execution_id: executionId,
+            name,
+            automation_id: exec.automation_id,
+            provider: 'github',
+            repository: pr.repository,
+            head_sha: pr.headSha,
+            external_id: String(check.id),
+          });
         } catch (err) {
           rethrow(err);
         }
@@ -78,9 +78,9 @@ export function createAutomationCheckActivities(deps: AutomationCheckDeps) {
 
     /** Completes every open check of the run with the verdict. */
     async completeRunChecks(executionId: string, ok: boolean, detail: string | null): Promise<number> {
-      const open = await db('automation_checks').where({ execution_id: executionId, status: 'in_progress' }).whereNotNull('external_id');
+      const open = await executions.openChecks(executionId);
       if (!open.length) return 0;
-      const exec = await db('automation_executions').where({ id: executionId }).first('trigger_payload', 'workspace_id');
+      const exec = await executions.find(executionId);
       const installationId = pullRequestOf(exec?.trigger_payload)?.installationId ?? null;
       const conclusion: CheckConclusion = ok ? 'success' : 'failure';
       const link = deps.publicBaseUrl && exec?.workspace_id ? `\n\nWorkspace: ${deps.publicBaseUrl.replace(/\/$/, '')}/v1/replica/${exec.workspace_id}` : '';
@@ -98,9 +98,7 @@ export function createAutomationCheckActivities(deps: AutomationCheckDeps) {
         } catch (err) {
           rethrow(err);
         }
-        await db('automation_checks')
-          .where({ execution_id: executionId, name: check.name })
-          .update({ status: 'completed', conclusion, completed_at: db.fn.now() });
+        await executions.completeCheck(executionId, check.name, conclusion);
       }
       return open.length;
     },

@@ -6,6 +6,9 @@
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Knex } from 'knex';
+import { createAutomationExecutionsRepository, HISTORY_TABLE_ORDER } from '../src/db/automationExecutionsRepository';
+import { createAutomationInboxRepository } from '../src/db/automationInboxRepository';
+import { createAutomationsRepository } from '../src/db/automationsRepository';
 import type { Logger } from '../src/logger';
 import type { TemporalGateway } from '../src/temporal/gateway';
 import { automationRunWorkflowId, automationWorkflowId, debounceWindowWorkflowId } from '../workflows/shared';
@@ -19,20 +22,15 @@ export interface AutomationCleanupDeps {
 }
 
 export function createAutomationCleanupActivities(deps: AutomationCleanupDeps) {
-  const { db } = deps;
+  const automations = createAutomationsRepository(deps.db);
+  const executions = createAutomationExecutionsRepository(deps.db);
+  const inbox = createAutomationInboxRepository(deps.db);
   const reason = 'the automation was deleted';
-
-  /** Deletes up to CLEANUP_BATCH_SIZE rows of `table` for the automation; returns how many. */
-  async function deleteBatch(table: string, column: string, automationId: string, keyColumns: string[]): Promise<number> {
-    const keys = db(table).select(keyColumns).where(column, automationId).limit(CLEANUP_BATCH_SIZE);
-    return db(table).whereIn(keyColumns, keys).delete();
-  }
 
   return {
     /** Retried until the DELETE that started this workflow has committed; false if it never did. */
     async confirmAutomationDeleted({ automationId }: { automationId: string }): Promise<boolean> {
-      const row = await db('automations').where({ id: automationId }).first('id');
-      if (!row) return true;
+      if (!(await automations.findById(automationId))) return true;
       if (Context.current().info.attempt < 5) throw ApplicationFailure.retryable('the automation is still there', 'AutomationStillPresent');
       return false;
     },
@@ -40,13 +38,8 @@ export function createAutomationCleanupActivities(deps: AutomationCleanupDeps) {
     /** Terminates the schedule loop, open debounce windows and unfinished runs. */
     async stopAutomationWorkflows({ automationId }: { automationId: string }): Promise<number> {
       const ids = [automationWorkflowId(automationId)];
-      const windows = await db('automation_debounce_windows').where({ automation_id: automationId, state: 'open' }).select('debounce_key', 'window_no');
-      for (const w of windows) ids.push(debounceWindowWorkflowId(automationId, w.debounce_key, w.window_no));
-      const runs: string[] = await db('automation_executions')
-        .where({ automation_id: automationId })
-        .whereNotIn('status', ['completed', 'failed'])
-        .pluck('id');
-      for (const id of runs) ids.push(automationRunWorkflowId(id));
+      for (const w of await inbox.openWindowsOf(automationId)) ids.push(debounceWindowWorkflowId(automationId, w.debounceKey, w.windowNo));
+      for (const id of await executions.unfinishedIds(automationId)) ids.push(automationRunWorkflowId(id));
       let stopped = 0;
       for (const id of ids) {
         if (await deps.temporal.terminateWorkflow(id, reason)) stopped++;
@@ -58,23 +51,17 @@ export function createAutomationCleanupActivities(deps: AutomationCleanupDeps) {
     /** Deletes the automation's history in batches; returns the executions deleted. */
     async deleteAutomationHistory({ automationId }: { automationId: string }): Promise<number> {
       const ctx = Context.current();
-      let executions = 0;
-      const tables: Array<[string, string[]]> = [
-        ['automation_checks', ['execution_id', 'name']],
-        ['automation_events', ['id']],
-        ['automation_debounce_windows', ['automation_id', 'debounce_key', 'window_no']],
-        ['automation_executions', ['id']],
-      ];
-      for (const [table, keyColumns] of tables) {
+      let deleted = 0;
+      for (const table of HISTORY_TABLE_ORDER) {
         for (;;) {
-          const n = await deleteBatch(table, 'automation_id', automationId, keyColumns);
-          if (table === 'automation_executions') executions += n;
-          ctx.heartbeat({ table, executions });
+          const n = await executions.deleteHistoryBatch(automationId, table, CLEANUP_BATCH_SIZE);
+          if (table === 'automation_executions') deleted += n;
+          ctx.heartbeat({ table, executions: deleted });
           if (n < CLEANUP_BATCH_SIZE) break;
         }
       }
-      deps.logger.info('automation history deleted', { automationId, executions });
-      return executions;
+      deps.logger.info('automation history deleted', { automationId, executions: deleted });
+      return deleted;
     },
   };
 }

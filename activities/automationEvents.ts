@@ -8,6 +8,9 @@
  */
 import { Context } from '@temporalio/activity';
 import type { Knex } from 'knex';
+import { createAutomationExecutionsRepository } from '../src/db/automationExecutionsRepository';
+import { createAutomationInboxRepository } from '../src/db/automationInboxRepository';
+import { createAutomationsRepository } from '../src/db/automationsRepository';
 import type { Logger } from '../src/logger';
 import type { DebounceCloseResult } from '../workflows/shared';
 
@@ -28,7 +31,9 @@ const SHORT_WAIT_MS = 1500;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function createAutomationEventActivities(deps: { db: Knex; logger: Logger }) {
-  const { db } = deps;
+  const automations = createAutomationsRepository(deps.db);
+  const executions = createAutomationExecutionsRepository(deps.db);
+  const inbox = createAutomationInboxRepository(deps.db);
 
   return {
     /** Closes the window, or says how long to sleep first; short remainders are slept here, outside any lock. */
@@ -43,49 +48,33 @@ export function createAutomationEventActivities(deps: { db: Knex; logger: Logger
   };
 
   async function tryClose(input: CloseWindowInput): Promise<DebounceCloseResult> {
-    const key = { automation_id: input.automationId, debounce_key: input.debounceKey, window_no: input.windowNo };
-    return db.transaction(async (trx) => {
-      const window = await trx('automation_debounce_windows').where(key).forUpdate().first('state', 'execution_id');
+    const window = { automationId: input.automationId, debounceKey: input.debounceKey, windowNo: input.windowNo };
+    return inbox.transaction(async (trx) => {
+      const locked = await inbox.lockWindow(window, trx);
       // Gone: deleted with its automation.
-      if (!window) return { state: 'gone' };
-      if (window.state === 'closed') return { state: 'closed', executionId: window.execution_id ?? null };
+      if (!locked) return { state: 'gone' };
+      if (locked.state === 'closed') return { state: 'closed', executionId: locked.executionId };
 
-      const automation = await trx('automations').where({ id: input.automationId }).first('organization_id', 'enabled', 'debounce_seconds', 'config');
-      const stats = await trx('automation_events')
-        .where(key)
-        .first(
-          trx.raw('count(*)::int as count'),
-          trx.raw('max(received_at) as last_event_at'),
-          // Milliseconds until the quiet period ends, on the database's clock (the one that stamped the events).
-          trx.raw('extract(epoch from (max(received_at) + make_interval(secs => ?) - clock_timestamp())) * 1000 as remaining_ms', [
-            automation?.debounce_seconds ?? 0,
-          ]),
-        );
-      const remainingMs = Math.ceil(Number(stats?.remaining_ms ?? 0));
-      if (automation && remainingMs > 0) return { state: 'waiting', remainingMs };
+      const automation = await automations.findById(input.automationId, trx);
+      const stats = await inbox.windowStats(window, automation?.debounce_seconds ?? 0, trx);
+      if (automation && stats.remainingMs > 0) return { state: 'waiting', remainingMs: stats.remainingMs };
 
-      const closing = { state: 'closed', closed_at: trx.raw('clock_timestamp()'), last_event_at: stats?.last_event_at ?? null, event_count: stats?.count ?? 0 };
       if (!automation) {
         // Deleted: its cleanup may already have run, so this window removes itself.
-        await trx('automation_events').where(key).delete();
-        await trx('automation_debounce_windows').where(key).delete();
+        await inbox.deleteWindow(window, trx);
         return { state: 'closed', executionId: null };
       }
       if (!automation.enabled) {
-        await trx('automation_debounce_windows').where(key).update(closing);
+        await inbox.closeWindow(window, { stats }, trx);
         deps.logger.info('debounce window closed without a run: the automation is disabled', { automationId: input.automationId, windowNo: input.windowNo });
         return { state: 'closed', executionId: null };
       }
-      const latest = await trx('automation_events').where(key).orderBy('id', 'desc').first('payload');
-      await trx('automation_executions').insert({
-        id: input.executionId,
-        automation_id: input.automationId,
-        organization_id: automation.organization_id,
-        trigger_payload: JSON.stringify(latest?.payload ?? {}),
-        status: 'pending',
-        config: JSON.stringify(automation.config ?? {}),
-      });
-      await trx('automation_debounce_windows').where(key).update({ ...closing, execution_id: input.executionId });
+      const payload = await inbox.latestPayload(window, trx);
+      await executions.insertPending(
+        { id: input.executionId, automationId: input.automationId, organizationId: automation.organization_id, payload: payload ?? {}, config: automation.config ?? {} },
+        trx,
+      );
+      await inbox.closeWindow(window, { stats, executionId: input.executionId }, trx);
       return { state: 'closed', executionId: input.executionId };
     });
   }

@@ -1,65 +1,112 @@
 /**
- * The I/O of an automation run (`run/{executionId}`): record the execution's progress, start
- * its workspace, watch the agent's first turn, finish the record and apply the circuit
- * breaker. Each is idempotent by execution id, so a retried activity repeats no side effect
- * (the run's workspace id is derived from the execution id, so even a worker killed between
- * creating the workspace and recording it gets the same workspace back).
+ * The I/O of an automation run (`run/{executionId}`): record the execution's progress, write
+ * its workspace's record, finish the record and apply the circuit breaker. Each is idempotent
+ * by execution id, so a retried activity repeats no side effect (the run's workspace id is
+ * derived from the execution id, so even a worker killed between writing the workspace and
+ * recording it gets the same workspace back). The run never calls the API.
  */
-import { createHash } from 'node:crypto';
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/activity';
 import type { Knex } from 'knex';
-import { HttpError } from '../src/errors';
+import { AGENTS, type AgentId, type ThinkingLevel } from '../src/agents/catalog';
+import type { SecretBox } from '../src/crypto/secretBox';
+import { createEnvironmentsRepository } from '../src/db/environmentsRepository';
+import { createModelCatalogRepository } from '../src/db/modelCatalogRepository';
+import { createOrganizationSettingsRepository } from '../src/db/organizationSettingsRepository';
+import { createReplicasRepository } from '../src/db/replicasRepository';
+import { createRepositoriesRepository } from '../src/db/repositoriesRepository';
+import type { Actor } from '../src/domain/actor';
+import { isModelAllowed, resolveAgentAndModel } from '../src/domain/agentPolicy';
+import { checkEnvironmentAccess } from '../src/domain/environments';
+import { DomainError, invalid } from '../src/domain/errors';
+import { checkModes, hashEngineSecret, messageAndModes, newReplicaEvents, newReplicaRecord } from '../src/domain/replicas';
+import type { ReplicaEventEmitter } from '../src/events/replicaEvents';
 import type { Logger } from '../src/logger';
-import type { AutomationRow } from '../src/services/automations';
-import { normaliseConfig } from '../src/services/automations/rules';
-import type { Actor } from '../src/services/identity';
-import type { CreateReplicaInput } from '../src/services/replicas';
-
-/** Five failed executions in a row disable the automation. */
-export const CIRCUIT_BREAKER_FAILURES = 5;
-const POLL_MS = 1000;
+import { createAutomationExecutionsRepository, type ExecutionRow, type ExecutionStatus } from '../src/db/automationExecutionsRepository';
+import { createAutomationsRepository, type AutomationRow } from '../src/db/automationsRepository';
+import { normaliseConfig } from '../src/domain/automations/rules';
+import { runPrompt, runWorkspaceId } from '../src/domain/automations/run';
+import type { LifecyclePolicy, RunWorkspace } from '../workflows/shared';
 
 export interface AutomationRunActivityDeps {
   db: Knex;
-  /** Creates a replica and starts its workspace workflow (the replicas service's `create`). */
-  createReplica(actor: Actor, input: CreateReplicaInput, source: string, options: { replicaId?: string; idleMs?: number }): Promise<{ id: string }>;
+  secretBox: SecretBox;
+  events: ReplicaEventEmitter;
+  /** The workspace timings a run's workspace gets (its automation may set the inactivity one). */
+  timings: { idleMs: number; archiveAfterMs: number; historyLimit: number };
   logger: Logger;
 }
 
-export type ExecutionStatus = 'pending' | 'creating' | 'running' | 'completed' | 'failed';
-
-interface ExecutionRow {
-  id: string;
-  automation_id: string;
-  organization_id: string;
-  workspace_id: string | null;
-  trigger_payload: unknown;
-  status: ExecutionStatus;
-}
-
-/** The automation's prompt, with the trigger payload (when there is one) as JSON under its own heading. */
-export function runPrompt(prompt: string, payload: unknown): string {
-  const empty = payload === null || payload === undefined || (typeof payload === 'object' && Object.keys(payload as object).length === 0);
-  if (empty) return prompt;
-  return `${prompt}\n\n## Trigger Payload\n\n\`\`\`json\n${JSON.stringify(payload, null, 2)}\n\`\`\`\n`;
-}
-
-/** The workspace id of an execution's run: a UUID derived from the execution id. */
-export function runWorkspaceId(executionId: string): string {
-  const h = createHash('sha256').update(`hangar:run-workspace:${executionId}`).digest();
-  h[6] = (h[6] & 0x0f) | 0x50; // version 5 layout (name-based), with SHA-256 as the hash
-  h[8] = (h[8] & 0x3f) | 0x80;
-  const hex = h.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function createAutomationRunActivities(deps: AutomationRunActivityDeps) {
   const { db } = deps;
+  const replicas = createReplicasRepository(db);
+  const environments = createEnvironmentsRepository(db);
+  const repositories = createRepositoriesRepository(db);
+  const settings = createOrganizationSettingsRepository(db);
+  const models = createModelCatalogRepository(db);
+  const executions = createAutomationExecutionsRepository(db);
+  const automations = createAutomationsRepository(db);
+
+  /** The API's rules for a new workspace, applied to the automation's settings as they are now. */
+  async function writeRunWorkspace(exec: ExecutionRow, automation: AutomationRow, replicaId: string) {
+    const actor: Actor = {
+      organizationId: automation.organization_id,
+      userId: automation.user_id,
+      keyKind: automation.user_id ? 'personal' : 'org',
+      keyId: `automation:${automation.id}`,
+      isAdmin: false,
+    };
+    const config = normaliseConfig(automation.config, null);
+    try {
+      const { message, flags } = messageAndModes({
+        message: runPrompt(automation.prompt, exec.trigger_payload),
+        plan_mode: automation.plan_mode,
+        goal_mode: automation.goal_mode ?? undefined,
+        fast_mode: automation.fast_mode ?? undefined,
+      });
+      const requested = { agent: (automation.agent_provider ?? null) as AgentId | null, model: automation.model ?? null };
+      const { agent, model } = resolveAgentAndModel(await settings.find(actor.organizationId), requested);
+      const thinkingLevel = (automation.thinking_level ?? undefined) as ThinkingLevel | undefined;
+      checkModes(agent, { ...flags, thinking_level: thinkingLevel });
+      const source = AGENTS[agent].modelSource;
+      if (requested.model && !isModelAllowed(agent, requested.model, source ? await models.isEnabled(actor.organizationId, source, requested.model) : null)) {
+        throw invalid('Invalid body', `body.model: ${requested.model} is not enabled for ${agent} in this organization`);
+      }
+      const env = checkEnvironmentAccess(actor, await environments.find(actor.organizationId, automation.environment_id));
+      const engineSecret = randomBytes(32).toString('base64url');
+      const fresh = {
+        ids: { replicaId, chatId: randomUUID(), messageId: randomUUID() },
+        actor,
+        source: 'automation',
+        environmentId: env.id,
+        name: automation.name,
+        message,
+        flags,
+        agent,
+        model,
+        thinkingLevel,
+        size: automation.workspace_size as 'small' | 'large',
+        lifecyclePolicy: automation.workspace_lifecycle_policy,
+        // The workspace snapshots the automation's config (pr_followups default false).
+        config: { capabilities: config.capabilities, preferences: config.preferences },
+        engineSecret: { sealed: deps.secretBox.seal(engineSecret), hash: hashEngineSecret(engineSecret) },
+        repositories: await repositories.boundTo(actor.organizationId, env),
+      };
+      const row = await replicas.insertWithFirstMessage(newReplicaRecord(fresh));
+      for (const [type, payload] of newReplicaEvents(fresh)) await deps.events.emit(row.id, type, payload);
+      return row;
+    } catch (err) {
+      // Invalid settings (a model no longer enabled, an environment gone) will not heal on retry.
+      if (err instanceof DomainError && err.kind !== 'unavailable' && err.kind !== 'internal') {
+        throw ApplicationFailure.nonRetryable(err.details ? `${err.message}: ${err.details}` : err.message, 'InvalidInput');
+      }
+      throw err;
+    }
+  }
 
   async function execution(executionId: string): Promise<ExecutionRow> {
-    const row = await db('automation_executions').where({ id: executionId }).first();
+    const row = await executions.find(executionId);
     if (!row) throw ApplicationFailure.nonRetryable(`execution ${executionId} not found`, 'ExecutionGone');
     return row;
   }
@@ -67,121 +114,49 @@ export function createAutomationRunActivities(deps: AutomationRunActivityDeps) {
   return {
     /** Moves a not-yet-finished execution to `status`. */
     async markExecution(executionId: string, status: ExecutionStatus): Promise<void> {
-      await db('automation_executions').where({ id: executionId }).whereNotIn('status', ['completed', 'failed']).update({ status });
+      await executions.mark(executionId, status);
     },
 
     /** The run's first step: moves the execution to `creating` (gone: deleted with its automation). */
     async beginExecution(executionId: string): Promise<void> {
-      const row = await db('automation_executions').where({ id: executionId }).first('status');
-      if (!row) throw ApplicationFailure.nonRetryable(`execution ${executionId} not found`, 'ExecutionGone');
-      if (row.status === 'pending') await db('automation_executions').where({ id: executionId, status: 'pending' }).update({ status: 'creating' });
+      if (!(await executions.begin(executionId))) throw ApplicationFailure.nonRetryable(`execution ${executionId} not found`, 'ExecutionGone');
     },
 
     /**
-     * Creates the run's workspace as the automation's owner (its user for a personal
-     * automation, else the organization), stores its id on the execution and marks it
-     * `running`. Returns the workspace id; a retry after success returns the stored one.
+     * Writes the run's workspace record as the automation's owner (its user for a personal
+     * automation, else the organization) with the automation's settings, checked as the API
+     * checks a new workspace, stores its id on the execution and marks it `running`. The
+     * workflow then starts the workspace. The workspace id is derived from the execution, so a
+     * retry (even after a worker died between writing the record and the execution) finds the
+     * same workspace and never writes a second one.
      */
-    async startRunWorkspace(executionId: string): Promise<string> {
+    async createRunWorkspace(executionId: string): Promise<RunWorkspace> {
       const exec = await execution(executionId);
-      if (exec.workspace_id) return exec.workspace_id;
-      const automation: AutomationRow | undefined = await db('automations').where({ id: exec.automation_id }).first();
+      const automation = await automations.findById(exec.automation_id);
       if (!automation) throw ApplicationFailure.nonRetryable('the automation was deleted', 'AutomationGone');
-      const actor: Actor = {
-        organizationId: automation.organization_id,
-        userId: automation.user_id,
-        keyKind: automation.user_id ? 'personal' : 'org',
-        keyId: `automation:${automation.id}`,
-        isAdmin: false,
+      const replicaId = runWorkspaceId(executionId);
+      const row = (await replicas.find(replicaId)) ?? (await writeRunWorkspace(exec, automation, replicaId));
+      const first = await replicas.firstMessage(row.id);
+      if (!first) throw ApplicationFailure.nonRetryable('the run workspace has no message', 'InvalidInput');
+      await executions.setWorkspace(executionId, row.id);
+      return {
+        workspace: {
+          replicaId: row.id,
+          organizationId: row.organization_id,
+          lifecyclePolicy: row.lifecycle_policy as LifecyclePolicy,
+          idleMs: automation.workspace_auto_stop_minutes ? automation.workspace_auto_stop_minutes * 60_000 : deps.timings.idleMs,
+          archiveAfterMs: deps.timings.archiveAfterMs,
+          historyLimit: deps.timings.historyLimit,
+          hasWebhook: !!row.webhook_url,
+        },
+        ...first,
       };
-      const config = normaliseConfig(automation.config, null);
-      let replica: { id: string };
-      try {
-        // The workspace id is derived from the execution, so a retry after a worker died
-        // between creating the workspace and recording it gets the same workspace back.
-        replica = await deps.createReplica(
-          actor,
-          {
-            name: automation.name,
-            message: runPrompt(automation.prompt, exec.trigger_payload),
-            environment_id: automation.environment_id,
-            coding_agent: automation.agent_provider ?? undefined,
-            model: automation.model ?? undefined,
-            thinking_level: automation.thinking_level ?? undefined,
-            plan_mode: automation.plan_mode,
-            goal_mode: automation.goal_mode ?? undefined,
-            fast_mode: automation.fast_mode ?? undefined,
-            size: automation.workspace_size as 'small' | 'large',
-            lifecycle_policy: automation.workspace_lifecycle_policy as CreateReplicaInput['lifecycle_policy'],
-            // The workspace snapshots the automation's config (pr_followups default false).
-            config: { capabilities: config.capabilities, preferences: config.preferences },
-          },
-          'automation',
-          {
-            replicaId: runWorkspaceId(executionId),
-            idleMs: automation.workspace_auto_stop_minutes ? automation.workspace_auto_stop_minutes * 60_000 : undefined,
-          },
-        );
-      } catch (err) {
-        // Invalid settings (a model no longer enabled, an environment gone) will not heal on retry.
-        if (err instanceof HttpError && err.status < 500) {
-          throw ApplicationFailure.nonRetryable(err.details ? `${err.message}: ${err.details}` : err.message, 'InvalidInput');
-        }
-        throw err;
-      }
-      await db('automation_executions').where({ id: executionId }).update({ workspace_id: replica.id, status: 'running' });
-      return replica.id;
     },
 
-    /**
-     * Waits, heartbeating and polling once a second, until the workspace's first message is
-     * finished (or the workspace is in error or deleted).
-     */
-    async awaitRunTurn(executionId: string): Promise<{ ok: boolean; error: string | null }> {
-      const ctx = Context.current();
-      const { workspace_id: workspaceId } = await execution(executionId);
-      if (!workspaceId) throw ApplicationFailure.nonRetryable('the run has no workspace', 'InvalidInput');
-      for (;;) {
-        ctx.heartbeat();
-        const replica = await db('replicas').where({ id: workspaceId }).first('status', 'deleted_at');
-        if (!replica || replica.deleted_at) return { ok: false, error: 'the workspace was deleted before the agent finished' };
-        const first = await db('replica_messages').where({ replica_id: workspaceId }).orderBy([{ column: 'created_at' }, { column: 'queue_position' }]).first('status', 'error');
-        if (first?.status === 'completed') return { ok: true, error: null };
-        if (first?.status === 'failed' || first?.status === 'interrupted') {
-          return { ok: false, error: first.error || `the agent's turn ${first.status}` };
-        }
-        if (replica.status === 'error') return { ok: false, error: 'the workspace failed to start' };
-        await Promise.race([sleep(POLL_MS), ctx.cancelled.catch(() => undefined)]);
-        if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? new Error('cancelled');
-      }
-    },
-
-    /**
-     * Finishes a not-yet-finished execution; after CIRCUIT_BREAKER_FAILURES failed executions
-     * in a row (by completion time) the automation is disabled. Idempotent.
-     */
+    /** Finishes a not-yet-finished execution, applying the circuit breaker. Idempotent. */
     async finishExecution(executionId: string, ok: boolean, error: string | null): Promise<void> {
-      await db.transaction(async (trx) => {
-        const exec = await trx('automation_executions').where({ id: executionId }).first('automation_id');
-        if (!exec) return;
-        // Serializes finishes of one automation so the breaker sees a consistent tail.
-        const automation = await trx('automations').where({ id: exec.automation_id }).forUpdate().first('id', 'enabled');
-        const updated = await trx('automation_executions')
-          .where({ id: executionId })
-          .whereNotIn('status', ['completed', 'failed'])
-          .update({ status: ok ? 'completed' : 'failed', error: ok ? null : error ?? 'the run failed', completed_at: trx.fn.now() });
-        if (!updated || ok || !automation?.enabled) return;
-        const recent: string[] = await trx('automation_executions')
-          .where({ automation_id: exec.automation_id })
-          .whereIn('status', ['completed', 'failed'])
-          .orderBy('completed_at', 'desc')
-          .limit(CIRCUIT_BREAKER_FAILURES)
-          .pluck('status');
-        if (recent.length === CIRCUIT_BREAKER_FAILURES && recent.every((s) => s === 'failed')) {
-          await trx('automations').where({ id: exec.automation_id }).update({ enabled: false, updated_at: trx.raw('clock_timestamp()') });
-          deps.logger.warn('automation disabled by the circuit breaker', { automationId: exec.automation_id, executionId });
-        }
-      });
+      const { disabledAutomationId } = await executions.finish(executionId, ok, error);
+      if (disabledAutomationId) deps.logger.warn('automation disabled by the circuit breaker', { automationId: disabledAutomationId, executionId });
     },
   };
 }

@@ -5,7 +5,6 @@
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Knex } from 'knex';
-import { adapterFor } from '../src/agents/adapters';
 import type { AgentId } from '../src/agents/catalog';
 import type { SecretBox } from '../src/crypto/secretBox';
 import type { ReplicaEventEmitter } from '../src/events/replicaEvents';
@@ -14,7 +13,8 @@ import type { WorkspaceRuntime } from '../src/sandbox/workspace';
 import type { ReplicaRow } from '../src/services/replicas/access';
 import type { ResolutionService, ResolvedEnvironment } from '../src/services/resolution';
 import { environmentSetup, LOGIN_ENV_FILE, loginEnvScript, type EnvironmentSetup, type WarmHookLog } from './workspaceSetup';
-import { deliverWebhookOnce, webhookRetryDelay, WebhookDeliveryError, type WebhookEvent } from '../src/webhooks';
+import { deliverWebhookOnce, WebhookDeliveryError, type WebhookEvent } from '../src/integrations/webhooks/deliver';
+import { webhookRetryDelay } from '../src/integrations/webhooks/retry';
 import type { WorkspaceStatus } from '../workflows/shared';
 
 export interface CredentialResolver {
@@ -43,18 +43,24 @@ export function heartbeating<T>(fn: () => Promise<T>): Promise<T> {
   return fn().finally(() => clearInterval(timer));
 }
 
+/** The container a replica uses: a claimed warm-pool entry's, or its own. */
+export const workspaceKey = (row: Pick<ReplicaRow, 'id' | 'workspace_key'>) => row.workspace_key ?? row.id;
+
+/** The per-replica variables of its container (a warm-pool container gets them with each exec). */
+export function replicaEnvironment(deps: Pick<WorkspaceActivityDeps, 'secretBox' | 'publicBaseUrl'>, row: ReplicaRow): Record<string, string> {
+  return {
+    HANGAR_WORKSPACE_ID: row.id,
+    ...(row.engine_secret_sealed ? { HANGAR_ENGINE_SECRET: deps.secretBox.open(row.engine_secret_sealed) } : {}),
+    ...(deps.publicBaseUrl ? { HANGAR_API_URL: deps.publicBaseUrl } : {}),
+  };
+}
+
 export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
   const { db, runtime, events } = deps;
 
   const replica = async (replicaId: string): Promise<ReplicaRow | null> => (await db('replicas').where({ id: replicaId }).first()) ?? null;
-
-  /** The container a replica uses: a claimed warm-pool entry's, or its own. */
-  const keyOf = (row: ReplicaRow) => row.workspace_key ?? row.id;
-  const replicaEnv = (row: ReplicaRow): Record<string, string> => ({
-    HANGAR_WORKSPACE_ID: row.id,
-    ...(row.engine_secret_sealed ? { HANGAR_ENGINE_SECRET: deps.secretBox.open(row.engine_secret_sealed) } : {}),
-    ...(deps.publicBaseUrl ? { HANGAR_API_URL: deps.publicBaseUrl } : {}),
-  });
+  const keyOf = workspaceKey;
+  const replicaEnv = (row: ReplicaRow) => replicaEnvironment(deps, row);
 
   async function provision(row: ReplicaRow): Promise<{ warmPoolEnvironmentId?: string }> {
     const environmentId = row.environment_id ?? (await db('environments').where({ organization_id: row.organization_id, is_global: true }).first())?.id;
@@ -233,98 +239,6 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
 
     async deleteReplica({ replicaId }: { replicaId: string }) {
       await db('replicas').where({ id: replicaId }).delete();
-    },
-
-    async runNextTurn({ replicaId, chatId }: { replicaId: string; chatId: string }): Promise<{ ran: boolean; messageId?: string; ok?: boolean }> {
-      const claimed = await db.transaction(async (trx) => {
-        const next = await trx('replica_messages')
-          .where({ chat_id: chatId, status: 'queued' })
-          .orderBy('queue_position')
-          .forUpdate()
-          .skipLocked()
-          .first();
-        if (!next) return null;
-        await trx('replica_messages').where({ id: next.id }).update({ status: 'running', started_at: trx.fn.now() });
-        await trx('replica_chats').where({ id: chatId }).update({ processing: true, updated_at: trx.fn.now() });
-        return next;
-      });
-      if (!claimed) {
-        await db('replica_chats').where({ id: chatId }).update({ processing: false });
-        return { ran: false };
-      }
-      const row = (await replica(replicaId))!;
-      const chat = await db('replica_chats').where({ id: chatId }).first();
-      await events.emit(replicaId, 'chat.updated', { chat: { id: chatId, provider: chat.provider, title: chat.title, processing: true } });
-      await events.emit(replicaId, 'chat.turn.started', { chatId, messageId: claimed.id });
-
-      const agent = claimed.coding_agent as AgentId;
-      const adapter = adapterFor(agent, { executableOverride: deps.agentExecutable });
-      const credential = await deps.credentials.resolveCredential({ organizationId: row.organization_id, userId: row.user_id, agent });
-      const options = claimed.options ?? {};
-      const cwd = row.repositories[0] ? `/home/hangar/workspaces/${row.repositories[0].name}` : '/home/hangar';
-      const command = adapter.command({
-        prompt: claimed.content,
-        model: claimed.model,
-        thinkingLevel: options.thinking_level ?? row.thinking_level,
-        planMode: !!options.plan_mode,
-        goalMode: !!options.goal_mode,
-        fastMode: !!options.fast_mode,
-        chatId,
-        resumeSessionId: chat.agent_session_id ?? null,
-        credential,
-        cwd,
-      });
-
-      let result: { ok: boolean; sessionId?: string; error?: string } | undefined;
-      // Saved as soon as any line names it, so an interrupted turn can still be resumed.
-      let sessionId: string | undefined;
-      let pending = Promise.resolve();
-      const ctx = Context.current();
-      let exit: { exitCode: number; timedOut: boolean } = { exitCode: -1, timedOut: false };
-      let ok = false;
-      try {
-        exit = await heartbeating(() =>
-          runtime.exec(keyOf(row), {
-            argv: command.argv,
-            // A warm-pool container was created before the replica: its per-replica
-            // variables come with each exec.
-            env: { ...replicaEnv(row), ...command.env },
-            stdin: command.stdin,
-            cwd,
-            signal: ctx.cancellationSignal,
-            onStdoutLine: (line) => {
-              const parsed = adapter.parse(line);
-              if (parsed.result) result = parsed.result;
-              sessionId = parsed.sessionId ?? parsed.result?.sessionId ?? sessionId;
-              // Keep the events in order: each line's writes wait for the previous line's.
-              pending = pending.then(async () => {
-                for (const event of parsed.events) {
-                  await db('replica_agent_events').insert({ replica_id: replicaId, chat_id: chatId, message_id: claimed.id, timestamp: event.timestamp, type: event.type, payload: JSON.stringify(event.payload) });
-                  await events.emit(replicaId, 'chat.turn.delta', { chatId, event });
-                }
-              });
-            },
-          }),
-        );
-      } finally {
-        await pending;
-        const interrupted = ctx.cancellationSignal.aborted;
-        ok = !interrupted && exit.exitCode === 0 && result?.ok !== false;
-        await db('replica_messages')
-          .where({ id: claimed.id })
-          .update({
-            status: interrupted ? 'interrupted' : ok ? 'completed' : 'failed',
-            completed_at: db.fn.now(),
-            error: ok ? null : (result?.error ?? (interrupted ? 'interrupted' : `the agent exited with code ${exit.exitCode}`)).slice(0, 2000),
-          });
-        await db('replica_chats')
-          .where({ id: chatId })
-          .update({ processing: false, updated_at: db.fn.now(), ...(sessionId ? { agent_session_id: sessionId } : {}) });
-        await db('replicas').where({ id: replicaId }).update({ last_activity_at: db.fn.now() });
-        await events.emit(replicaId, 'chat.turn.completed', { chatId, isComplete: ok });
-        await events.emit(replicaId, 'chat.updated', { chat: { id: chatId, provider: chat.provider, title: chat.title, processing: false } });
-      }
-      return { ran: true, messageId: claimed.id, ok };
     },
   };
 }

@@ -12,15 +12,16 @@ import { allRoutes } from './http/routes';
 import type { Logger } from './logger';
 import { createDocker, createSandboxRuntime, type SandboxRuntime } from './sandbox';
 import { createWorkspaceRuntime } from './sandbox/workspace';
-import { createGithubChecksClient } from './codeHosting/githubChecks';
-import { createAutomationSweeper } from './services/automations/sweeper';
+import { createGithubChecksClient } from './integrations/github/checks';
+import { createAutomationSweeper } from './temporal/inboxSweeper';
+import { createAutomationInboxRepository } from './db/automationInboxRepository';
 import { createReplicaEventEmitter } from './events/replicaEvents';
 import { createCredentialsService } from './services/credentials';
 import { createTerminalClient, createTerminalManager } from './terminals';
 import { createServices, type Services } from './services';
 import { createResolutionService } from './services/resolution';
 import { connectTemporal, createTemporalGateway, type TemporalGateway } from './temporal/gateway';
-import { createHangarWorker } from './temporal/worker';
+import { connectWorker, createHangarWorker } from './temporal/worker';
 import { pingDatabase } from './db/knex';
 import type { Database } from './db/database';
 
@@ -61,7 +62,7 @@ export async function buildApi(options: { config: Config; logger: Logger; databa
   });
   // Code-hosting delivery ids are remembered for a week (at least 72 h is required).
   const pruneDeliveries = () =>
-    services.automationWebhooks.pruneDeliveries().catch((err) => logger.warn('pruning webhook delivery ids failed', { err }));
+    services.automationIntake.pruneDeliveries().catch((err) => logger.warn('pruning webhook delivery ids failed', { err }));
   const pruneTimer = setInterval(pruneDeliveries, 60 * 60 * 1000).unref();
   return {
     app,
@@ -104,15 +105,14 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
     ownerId: config.sandboxOwner,
     logger: logger.child({ component: 'sandbox' }),
   });
-  // Automation runs create replicas from an activity, exactly as the API does: the replicas
-  // service of `createServices`, over its own Temporal client connection (the worker's
-  // NativeConnection cannot start workflows).
-  const clientConnection = await connectTemporal(options.temporalAddress);
-  const clientGateway = createTemporalGateway(clientConnection, { namespace: config.temporalNamespace, taskQueue: config.taskQueue });
-  const runServices = createServices({ db: database.db, bus: database.bus, secretBox, temporal: clientGateway, config, logger });
-  const { worker, connection } = await createHangarWorker({
+  // One connection: the worker polls on it, and its gateway starts the workflows the inbox
+  // sweeper finds unstarted and stops a deleted automation's workflows.
+  const connection = await connectWorker(options.temporalAddress, logger);
+  const temporal = createTemporalGateway(connection, { namespace: config.temporalNamespace, taskQueue: config.taskQueue });
+  const events = createReplicaEventEmitter(database.db, database.bus);
+  const worker = await createHangarWorker({
     logger,
-    address: options.temporalAddress,
+    connection,
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
     shutdownGraceMs: config.workerShutdownGraceMs,
@@ -128,7 +128,7 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
       secretBox,
       resolution,
       runtime: workspaceRuntime,
-      events: createReplicaEventEmitter(database.db, database.bus),
+      events,
       credentials: createCredentialsService({ db: database.db, secretBox }),
       logger: logger.child({ component: 'workspace-activities' }),
       agentExecutable: config.agentExecutable,
@@ -137,7 +137,9 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
     },
     automationRuns: {
       db: database.db,
-      createReplica: (actor, input, source, options) => runServices.replicas.create(actor, input, source, options),
+      secretBox,
+      events,
+      timings: { idleMs: config.workspaceIdleMs, archiveAfterMs: config.workspaceArchiveAfterMs, historyLimit: config.workspaceHistoryLimit },
       logger: logger.child({ component: 'automation-runs' }),
     },
     automationChecks: {
@@ -146,7 +148,7 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
       publicBaseUrl: config.publicBaseUrl,
       logger: logger.child({ component: 'automation-checks' }),
     },
-    automationCleanup: { db: database.db, temporal: clientGateway, logger: logger.child({ component: 'automation-cleanup' }) },
+    automationCleanup: { db: database.db, temporal, logger: logger.child({ component: 'automation-cleanup' }) },
   });
   // Terminal sessions live in the worker that holds their TTY; the API reaches them over the bus.
   const terminals = createTerminalManager({
@@ -161,10 +163,10 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
     logger: logger.child({ component: 'terminals' }),
   });
   await terminals.start();
-  // Starts the workflows of inbox rows whose start was lost (see services/automations/sweeper.ts).
+  // Starts the workflows of inbox rows whose start was lost (see temporal/inboxSweeper.ts).
   const sweeper = createAutomationSweeper({
-    db: database.db,
-    temporal: clientGateway,
+    inbox: createAutomationInboxRepository(database.db),
+    temporal,
     logger: logger.child({ component: 'automation-sweeper' }),
     graceMs: config.automationSweepMs,
   });
@@ -174,8 +176,6 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
     await terminals.close();
     await sandbox.close();
     await connection.close();
-    await runServices.replicaActivity.close();
-    await clientConnection.close();
   });
   return {
     sandbox,

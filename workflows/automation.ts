@@ -6,18 +6,13 @@
  * down runs once when the timer is finally serviced (the next one is computed from then), so
  * it never runs twice.
  */
-import { ParentClosePolicy, condition, continueAsNew, defineSignal, proxyActivities, setHandler, startChild, uuid4, workflowInfo } from '@temporalio/workflow';
-import { CronError, nextFireAt, parseCron } from '../src/automations/cron';
-import type { AutomationScheduleActivities } from '../activities/automationSchedule';
-import { automationRunWorkflow } from './run';
-import { AUTOMATION_SIGNALS, automationRunWorkflowId, type AutomationScheduleInput } from './shared';
+import { condition, continueAsNew, defineSignal, setHandler, uuid4, workflowInfo } from '@temporalio/workflow';
+import { CronError, nextFireAt, parseCron } from '../src/domain/cron';
+import { schedules } from './activities';
+import { startRunChild } from './run';
+import { AUTOMATION_SIGNALS, type AutomationScheduleInput } from './shared';
 
 export const configChanged = defineSignal(AUTOMATION_SIGNALS.configChanged);
-
-const schedule = proxyActivities<AutomationScheduleActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 20, initialInterval: '1 second', maximumInterval: '1 minute' },
-});
 
 const FIRES_PER_RUN = 200;
 
@@ -28,7 +23,7 @@ export async function automationScheduleWorkflow(input: AutomationScheduleInput)
 
   for (;;) {
     changed = false;
-    const current = await schedule.loadSchedule({ automationId: input.automationId });
+    const current = await schedules.loadSchedule({ automationId: input.automationId });
     if (!current.exists) return;
     let next: Date | null = null;
     if (current.enabled && current.cron) {
@@ -45,13 +40,9 @@ export async function automationScheduleWorkflow(input: AutomationScheduleInput)
     if (await condition(() => changed, next.getTime() - Date.now())) continue;
 
     const executionId = uuid4();
-    const recorded = await schedule.recordCronFire({ automationId: input.automationId, executionId, scheduledAt: next.toISOString() });
+    const recorded = await schedules.recordCronFire({ automationId: input.automationId, executionId, scheduledAt: next.toISOString() });
     if (recorded) {
-      await startChild(automationRunWorkflow, {
-        workflowId: automationRunWorkflowId(executionId),
-        args: [{ executionId, automationId: input.automationId, organizationId: input.organizationId }],
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-      });
+      await startRunChild({ executionId, automationId: input.automationId, organizationId: input.organizationId });
     }
     fires++;
     if (fires % FIRES_PER_RUN === 0 || workflowInfo().continueAsNewSuggested) {

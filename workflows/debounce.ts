@@ -5,15 +5,10 @@
  * the deadline, and starts exactly one run when the window closes. Its history is a few
  * events per deadline move, whatever the number of events in the window.
  */
-import { ParentClosePolicy, continueAsNew, proxyActivities, sleep, startChild, uuid4, workflowInfo } from '@temporalio/workflow';
-import type { AutomationEventActivities } from '../activities/automationEvents';
-import { automationRunWorkflow } from './run';
-import { automationRunWorkflowId, type DebounceCloseResult, type DebounceWindowInput } from './shared';
-
-const { closeDebounceWindow } = proxyActivities<AutomationEventActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
-});
+import { continueAsNew, sleep, uuid4, workflowInfo } from '@temporalio/workflow';
+import { windows } from './activities';
+import { startRunChild } from './run';
+import type { DebounceCloseResult, DebounceWindowInput } from './shared';
 
 export async function debounceWindowWorkflow(input: DebounceWindowInput): Promise<DebounceCloseResult> {
   // Chosen here so that every retry of the close records the same execution.
@@ -21,18 +16,14 @@ export async function debounceWindowWorkflow(input: DebounceWindowInput): Promis
   let waitMs = input.debounceSeconds * 1000;
   for (;;) {
     if (waitMs > 0) await sleep(waitMs);
-    const result = await closeDebounceWindow({ automationId: input.automationId, debounceKey: input.debounceKey, windowNo: input.windowNo, executionId });
+    const result = await windows.closeDebounceWindow({ automationId: input.automationId, debounceKey: input.debounceKey, windowNo: input.windowNo, executionId });
     if (result.state === 'waiting') {
       waitMs = result.remainingMs;
       if (workflowInfo().continueAsNewSuggested) await continueAsNew<typeof debounceWindowWorkflow>({ ...input, debounceSeconds: waitMs / 1000 });
       continue;
     }
     if (result.state === 'closed' && result.executionId === executionId) {
-      await startChild(automationRunWorkflow, {
-        workflowId: automationRunWorkflowId(executionId),
-        args: [{ executionId, automationId: input.automationId, organizationId: input.organizationId }],
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-      });
+      await startRunChild({ executionId, automationId: input.automationId, organizationId: input.organizationId });
     }
     return result;
   }

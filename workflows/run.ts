@@ -1,81 +1,69 @@
 /**
  * `run/{executionId}`: one fire of an automation. The execution row goes pending → creating →
  * running → completed/failed: open the pull request's checks (when the automation reports
- * any), start a workspace with the automation's settings and its prompt (plus the trigger
- * payload), wait for the agent's first turn, complete the checks with the verdict, finish the
- * record (circuit breaker included). The workspace applies the lifecycle policy itself.
- * Any failure ends the execution `failed` with its message; it is never left `running`.
+ * any), write the run's workspace record with the automation's settings and its prompt (plus
+ * the trigger payload), start that workspace's workflow as a child that outlives the run, wait
+ * for the workspace to say how the agent's turn ended, complete the checks with the verdict and
+ * finish the record (circuit breaker included). The workspace applies the lifecycle policy
+ * itself. Any failure ends the execution `failed` with its message; it is never left `running`.
  */
-import { ActivityFailure, ApplicationFailure, log, proxyActivities } from '@temporalio/workflow';
-import type { AutomationCheckActivities } from '../activities/automationChecks';
-import type { AutomationRunActivities } from '../activities/automationRuns';
-import type { AutomationRunInput } from './shared';
+import { ParentClosePolicy, condition, defineSignal, log, setHandler, startChild } from '@temporalio/workflow';
+import { checks, runRecords } from './activities';
+import { failureMessage } from './failures';
+import { RUN_SIGNALS, automationRunWorkflowId, workspaceWorkflowId, type AutomationRunInput, type RunOutcome } from './shared';
+import { workspaceWorkflow } from './workspace';
 
-const begin = proxyActivities<AutomationRunActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
-});
+export const runTurnFinished = defineSignal<[RunOutcome]>(RUN_SIGNALS.turnFinished);
 
-const checks = proxyActivities<AutomationCheckActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 8, initialInterval: '1 second', maximumInterval: '30 seconds' },
-});
-
-// Finishing retries until it succeeds: the record must not stay `running`.
-const finish = proxyActivities<AutomationRunActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
-});
-
-// Creating the workspace talks to the database and Temporal; input errors are non-retryable.
-const { startRunWorkspace } = proxyActivities<AutomationRunActivities>({
-  startToCloseTimeout: '2 minutes',
-  retry: { maximumAttempts: 3, initialInterval: '2 seconds' },
-});
-
-// The agent's turn may take long; the activity heartbeats while it polls.
-const { awaitRunTurn } = proxyActivities<AutomationRunActivities>({
-  startToCloseTimeout: '6 hours',
-  heartbeatTimeout: '30 seconds',
-  retry: { maximumAttempts: 10, initialInterval: '2 seconds' },
-});
-
-function messageOf(err: unknown): string {
-  let e: unknown = err;
-  // The activity's own failure sits under the ActivityFailure.
-  while (e instanceof ActivityFailure && e.cause) e = e.cause;
-  if (e instanceof ApplicationFailure || e instanceof Error) return e.message || 'the run failed';
-  return String(e);
+/** Starts `run/{executionId}` as a child that outlives its starter (a cron loop or a debounce window). */
+export async function startRunChild(input: AutomationRunInput): Promise<void> {
+  await startChild(automationRunWorkflow, {
+    workflowId: automationRunWorkflowId(input.executionId),
+    args: [input],
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+  });
 }
 
-export async function automationRunWorkflow(input: AutomationRunInput): Promise<{ ok: boolean; error: string | null }> {
+/** The longest a run waits for its agent, as the turn activity's own limit. */
+const TURN_LIMIT = '6 hours';
+
+export async function automationRunWorkflow(input: AutomationRunInput): Promise<RunOutcome> {
   const { executionId } = input;
+  let told: RunOutcome | undefined;
+  setHandler(runTurnFinished, (outcome) => void (told ??= outcome));
+
   try {
-    await begin.beginExecution(executionId);
+    await runRecords.beginExecution(executionId);
   } catch (err) {
     // The execution is gone (its automation was deleted): finishing it does nothing.
-    const outcome = { ok: false, error: messageOf(err) };
-    await finish.finishExecution(executionId, outcome.ok, outcome.error);
+    const outcome = { ok: false, error: failureMessage(err) };
+    await runRecords.finishExecution(executionId, outcome.ok, outcome.error);
     return outcome;
   }
   // Checks are best effort: the code-hosting platform being down fails no run.
   const opened = checks.openRunChecks(executionId).catch((err) => {
-    log.warn('checks could not be opened', { executionId, error: messageOf(err) });
+    log.warn('checks could not be opened', { executionId, error: failureMessage(err) });
     return 0;
   });
-  let outcome: { ok: boolean; error: string | null };
+  let outcome: RunOutcome;
   try {
-    await startRunWorkspace(executionId);
-    outcome = await awaitRunTurn(executionId);
+    const run = await runRecords.createRunWorkspace(executionId);
+    await startChild(workspaceWorkflow, {
+      workflowId: workspaceWorkflowId(run.workspace.replicaId),
+      args: [{ ...run.workspace, firstChatId: run.chatId, reportTo: { workflowId: automationRunWorkflowId(executionId), messageId: run.messageId } }],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+    });
+    const finished = await condition(() => told !== undefined, TURN_LIMIT);
+    outcome = finished ? told! : { ok: false, error: `the agent did not finish within ${TURN_LIMIT}` };
   } catch (err) {
-    outcome = { ok: false, error: messageOf(err) };
+    outcome = { ok: false, error: failureMessage(err) };
   }
   if ((await opened) > 0) {
     await checks.completeRunChecks(executionId, outcome.ok, outcome.error).catch((err) => {
-      log.warn('checks could not be completed', { executionId, error: messageOf(err) });
+      log.warn('checks could not be completed', { executionId, error: failureMessage(err) });
       return 0;
     });
   }
-  await finish.finishExecution(executionId, outcome.ok, outcome.error);
+  await runRecords.finishExecution(executionId, outcome.ok, outcome.error);
   return outcome;
 }

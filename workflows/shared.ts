@@ -53,8 +53,33 @@ export interface WorkspaceInput {
   historyLimit: number;
   /** Whether the replica has a webhook_url (no delivery activities otherwise). */
   hasWebhook?: boolean;
+  /** A chat with queued work at the start (an automation run's workspace, started as a child). */
+  firstChatId?: string;
+  /** An automation run waiting for one message's turn: told its outcome by `runTurnFinished`. */
+  reportTo?: RunReportTarget;
   /** State carried across continue-as-new. */
-  carried?: { status: WorkspaceStatus; pendingChats: string[]; lifecycle: LifecycleRequest[] };
+  carried?: WorkspaceCarriedState;
+}
+
+export interface WorkspaceCarriedState {
+  status: WorkspaceStatus;
+  pendingChats: string[];
+  lifecycle: LifecycleRequest[];
+  /** Whether `reportTo` has been told already. */
+  reported?: boolean;
+}
+
+export interface RunReportTarget {
+  workflowId: string;
+  messageId: string;
+}
+
+/** What an agent turn activity answers; `ran: false` when the chat had nothing queued. */
+export interface TurnResult {
+  ran: boolean;
+  messageId?: string;
+  ok?: boolean;
+  error?: string | null;
 }
 
 export interface WorkspaceState {
@@ -82,6 +107,21 @@ export const WARM_POOL_SIGNALS = { changed: 'warmPoolChanged' } as const;
 // --- Automation runs -----------------------------------------------------------------------
 
 export const automationRunWorkflowId = (executionId: string) => `run/${executionId}`;
+
+/** The workspace of a run tells the run how the agent's turn on its prompt ended. */
+export const RUN_SIGNALS = { turnFinished: 'runTurnFinished' } as const;
+
+export interface RunOutcome {
+  ok: boolean;
+  error: string | null;
+}
+
+/** What the run's workspace activity prepared: the record exists, its workflow is not started yet. */
+export interface RunWorkspace {
+  workspace: WorkspaceInput;
+  chatId: string;
+  messageId: string;
+}
 
 /** One fire of an automation; its execution row (status `pending`) exists before the start. */
 export interface AutomationRunInput {

@@ -4,23 +4,11 @@
  * and drains the pool when it is disabled. Everything it decides comes from the database
  * (`planWarmPool`), so a signal only says "look again".
  */
-import { condition, continueAsNew, defineSignal, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { WarmPoolActivities } from '../activities/warmPool';
+import { condition, continueAsNew, defineSignal, setHandler, workflowInfo } from '@temporalio/workflow';
+import { builds, records } from './activities';
 import { WARM_POOL_SIGNALS, type WarmPoolInput } from './shared';
 
 export const warmPoolChanged = defineSignal(WARM_POOL_SIGNALS.changed);
-
-// A build creates a container, checks out repositories and runs warm hooks (heartbeats).
-// Not retried by Temporal: the activity records a failure and the workflow backs off.
-const builds = proxyActivities<WarmPoolActivities>({
-  startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '1 minute',
-  retry: { maximumAttempts: 1 },
-});
-const records = proxyActivities<WarmPoolActivities>({
-  startToCloseTimeout: '2 minutes',
-  retry: { maximumAttempts: 10, initialInterval: '1 second' },
-});
 
 export async function warmPoolWorkflow(input: WarmPoolInput): Promise<void> {
   let changed = false;

@@ -1,8 +1,9 @@
 /**
- * One workspace's life: provision, then active (agent turns, one at a time per chat, chats in
- * parallel), sleeping after inactivity, archived after a long sleep, woken on demand, deleted
- * on request. The database holds the messages; this workflow only learns that a chat has
- * work (`workRequested`) and asks an activity to run that chat's next queued turn.
+ * `workspace/{replicaId}`: one workspace's life, a thin shell over `WorkspaceMachine`. It
+ * provisions the container, then carries out the machine's steps: agent turns (one at a time
+ * per chat, chats in parallel), sleep after inactivity, archive after a long sleep, wake on
+ * demand, delete on request. The database holds the messages; this workflow only learns that a
+ * chat has work (`workRequested`) and asks an activity to run that chat's next queued turn.
  */
 import {
   CancellationScope,
@@ -12,18 +13,23 @@ import {
   defineSignal,
   getExternalWorkflowHandle,
   isCancellation,
-  proxyActivities,
+  log,
   setHandler,
   uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { WorkspaceActivities } from '../activities/workspace';
+import { containers, records, turns, webhooks } from './activities';
+import { failureMessage } from './failures';
+import { WorkspaceMachine } from './workspaceState';
 import {
+  RUN_SIGNALS,
   WARM_POOL_SIGNALS,
   WORKSPACE_QUERIES,
   WORKSPACE_SIGNALS,
   warmPoolWorkflowId,
   type LifecycleRequest,
+  type RunOutcome,
+  type TurnResult,
   type WorkspaceInput,
   type WorkspaceState,
   type WorkspaceStatus,
@@ -33,46 +39,19 @@ export const workRequested = defineSignal<[{ chatId: string }]>(WORKSPACE_SIGNAL
 export const lifecycle = defineSignal<[LifecycleRequest]>(WORKSPACE_SIGNALS.lifecycle);
 export const stateQuery = defineQuery<WorkspaceState>(WORKSPACE_QUERIES.state);
 
-// Container work: provisioning clones and runs hooks (heartbeats carry progress).
-const containers = proxyActivities<WorkspaceActivities>({
-  startToCloseTimeout: '20 minutes',
-  heartbeatTimeout: '1 minute',
-  retry: { maximumAttempts: 3, initialInterval: '2 seconds' },
-});
-// Agent turns: long, heartbeating, not retried automatically (a turn has side effects; the
-// activity marks an interrupted message and the user can resend).
-const turns = proxyActivities<WorkspaceActivities>({
-  startToCloseTimeout: '2 hours',
-  heartbeatTimeout: '1 minute',
-  retry: { maximumAttempts: 1 },
-});
-// Bookkeeping in the database: quick, retried.
-const records = proxyActivities<WorkspaceActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 10, initialInterval: '1 second' },
-});
-
-// Outbound webhooks: one attempt per activity, retried on the webhook schedule (the
-// activity sets each next delay), delivered in the background of the workspace's life.
-const webhooks = proxyActivities<WorkspaceActivities>({
-  startToCloseTimeout: '15 seconds',
-  retry: { maximumAttempts: 6, initialInterval: '1 second', backoffCoefficient: 5, maximumInterval: '10 minutes' },
-});
+type WebhookEvent = 'replica.ready' | 'replica.turn_completed' | 'replica.deleted' | 'replica.error';
 
 export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
   const { replicaId } = input;
-  let status: WorkspaceStatus = input.carried?.status ?? 'preparing';
-  const pending = new Set<string>(input.carried?.pendingChats ?? []);
-  const requests: LifecycleRequest[] = [...(input.carried?.lifecycle ?? [])];
-  const running = new Map<string, Promise<void>>();
-  let turnsSinceIdle = 0;
+  const machine = new WorkspaceMachine(input.lifecyclePolicy, input, input.carried);
+  if (input.firstChatId && !input.carried) machine.workRequested(input.firstChatId);
+  setHandler(workRequested, ({ chatId }) => machine.workRequested(chatId));
+  setHandler(lifecycle, (request) => machine.lifecycleRequested(request));
+  setHandler(stateQuery, () => machine.snapshot());
 
-  setHandler(workRequested, ({ chatId }) => void pending.add(chatId));
-  setHandler(lifecycle, (request) => void requests.push(request));
-  setHandler(stateQuery, () => ({ status, pendingChats: [...pending], runningChats: [...running.keys()] }));
-
+  // Outbound webhooks go out in the background of the workspace's life.
   const deliveries = new Set<Promise<void>>();
-  const notify = (event: 'replica.ready' | 'replica.turn_completed' | 'replica.deleted' | 'replica.error', payload: unknown) => {
+  const notify = (event: WebhookEvent, payload: unknown) => {
     if (!input.hasWebhook) return;
     const delivery: Promise<void> = webhooks
       .deliverReplicaWebhook({ replicaId, event, deliveryId: uuid4(), occurredAt: new Date().toISOString(), payload })
@@ -80,12 +59,25 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
       .finally(() => deliveries.delete(delivery));
     deliveries.add(delivery);
   };
-  const settleDeliveries = () => Promise.all([...deliveries]);
+  const settleDeliveries = async () => void (await Promise.all([...deliveries]));
+
+  // An automation run waits for the outcome of its prompt's turn; it is told once.
+  let reported = input.carried?.reported ?? !input.reportTo;
+  const report = async (outcome: RunOutcome) => {
+    if (reported || !input.reportTo) return;
+    reported = true;
+    await getExternalWorkflowHandle(input.reportTo.workflowId)
+      .signal(RUN_SIGNALS.turnFinished, outcome)
+      .catch((err) => log.warn('the automation run could not be told', { error: failureMessage(err) }));
+  };
 
   const setStatus = async (next: WorkspaceStatus, error?: string) => {
-    status = next;
+    machine.status = next;
     await records.setReplicaStatus({ replicaId, status: next, error });
-    if (next === 'error') notify('replica.error', { status: next, message: error ?? null });
+    if (next === 'error') {
+      notify('replica.error', { status: next, message: error ?? null });
+      await report({ ok: false, error: 'the workspace failed to start' });
+    }
   };
 
   // Bring the container up: provision from scratch (new or archived) or start a stopped one.
@@ -107,106 +99,106 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
     return true;
   };
 
-  let turnScope = new CancellationScope();
-  const startChat = (chatId: string) => {
-    if (running.has(chatId)) return;
-    pending.delete(chatId);
-    const run = turnScope
-      .run(async () => {
-        for (;;) {
-          const turn = await turns.runNextTurn({ replicaId, chatId });
-          if (!turn.ran) return;
-          turnsSinceIdle++;
-          notify('replica.turn_completed', { chatId, messageId: turn.messageId, isComplete: turn.ok });
-        }
-      })
-      .catch((err) => {
-        if (!isCancellation(err)) throw err;
-      })
-      .finally(() => running.delete(chatId));
-    running.set(chatId, run);
+  /**
+   * One turn. A turn whose activity failed (it timed out, or its worker was lost on both
+   * attempts) ends as a failed turn: the message is marked, the chat freed and the error shown,
+   * so the next message runs.
+   */
+  const runTurn = async (chatId: string): Promise<TurnResult> => {
+    try {
+      return await turns.runNextTurn({ replicaId, chatId });
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+      const error = `the agent's turn did not finish: ${failureMessage(err)}`;
+      const failed = await records.failRunningTurn({ replicaId, chatId, error });
+      return { ran: true, messageId: failed.messageId ?? undefined, ok: false, error };
+    }
   };
 
+  let turnScope = new CancellationScope();
+  const turnLoops = new Set<Promise<void>>();
+  const startTurns = (chatId: string) => {
+    machine.turnsStarted(chatId);
+    const loop: Promise<void> = turnScope
+      .run(async () => {
+        for (;;) {
+          const turn = await runTurn(chatId);
+          if (!turn.ran) return;
+          machine.turnEnded();
+          notify('replica.turn_completed', { chatId, messageId: turn.messageId, isComplete: turn.ok });
+          if (turn.messageId && turn.messageId === input.reportTo?.messageId) await report({ ok: !!turn.ok, error: turn.ok ? null : (turn.error ?? 'the agent turn failed') });
+        }
+      })
+      // Nothing awaits a turn loop, so nothing may escape it: a stopped loop ends quietly, and
+      // anything else is logged (its message was marked by `failRunningTurn` or stays for the user).
+      .catch((err) => {
+        if (!isCancellation(err)) log.error('a chat turn loop failed', { chatId, error: failureMessage(err) });
+      })
+      .finally(() => {
+        machine.turnsStopped(chatId);
+        turnLoops.delete(loop);
+      });
+    turnLoops.add(loop);
+  };
   const stopTurns = async () => {
     turnScope.cancel();
-    await Promise.allSettled([...running.values()]);
+    await Promise.allSettled([...turnLoops]);
     turnScope = new CancellationScope();
   };
 
-  if (status === 'preparing') {
-    if (!(await bringUp(true))) return settleDeliveries().then(() => undefined);
+  const historyFull = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > input.historyLimit;
+  const continueIfFull = async () => {
+    if (!historyFull()) return;
+    await settleDeliveries();
+    await continueAsNew<typeof workspaceWorkflow>({ ...input, carried: { ...machine.carry(), reported } });
+  };
+
+  if (machine.status === 'preparing') {
+    if (!(await bringUp(true))) return settleDeliveries();
     notify('replica.ready', { status: 'active' });
   }
 
   for (;;) {
-    const request = requests.shift();
-    if (request === 'delete') {
-      await stopTurns();
-      await containers.removeWorkspace({ replicaId });
-      notify('replica.deleted', { status: 'deleted' });
-      await settleDeliveries();
-      await records.deleteReplica({ replicaId });
-      return;
-    }
-    if (request === 'archive' && status !== 'archived') {
-      await stopTurns();
-      await containers.removeWorkspace({ replicaId });
-      await setStatus('archived');
-      continue;
-    }
-    if (request === 'sleep' && status === 'active') {
-      await stopTurns();
-      await containers.stopWorkspace({ replicaId });
-      await setStatus('sleeping');
-      continue;
-    }
-    if (request === 'wake' || (request === undefined && pending.size > 0 && (status === 'sleeping' || status === 'archived'))) {
-      if (status === 'sleeping' || status === 'archived') await bringUp(status === 'archived');
-      if (status === 'error') return settleDeliveries().then(() => undefined);
-      continue;
-    }
-    if (request !== undefined) continue; // a request that does not apply in this state
-
-    if (status === 'error') return settleDeliveries().then(() => undefined);
-
-    if (status === 'active') {
-      for (const chatId of [...pending]) startChat(chatId);
-      if (running.size > 0) {
-        const settled = running.size;
-        await condition(() => requests.length > 0 || running.size < settled || [...pending].some((c) => !running.has(c)));
-        continue;
-      }
-      // Idle: apply the lifecycle policy once the work is done, else wait for inactivity.
-      if (turnsSinceIdle > 0 && input.lifecyclePolicy === 'sleep_when_done') {
-        turnsSinceIdle = 0;
-        requests.push('sleep');
-        continue;
-      }
-      if (turnsSinceIdle > 0 && input.lifecyclePolicy === 'archive_when_done') {
-        turnsSinceIdle = 0;
-        requests.push('archive');
-        continue;
-      }
-      turnsSinceIdle = 0;
-      if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > input.historyLimit) {
+    const step = machine.next();
+    switch (step.kind) {
+      case 'delete':
+        await stopTurns();
+        await containers.removeWorkspace({ replicaId });
+        notify('replica.deleted', { status: 'deleted' });
+        await report({ ok: false, error: 'the workspace was deleted before the agent finished' });
         await settleDeliveries();
-        await continueAsNew<typeof workspaceWorkflow>({ ...input, carried: { status, pendingChats: [...pending], lifecycle: requests } });
-      }
-      const woken = await condition(() => requests.length > 0 || pending.size > 0, input.idleMs);
-      if (!woken) requests.push(input.lifecyclePolicy === 'delete_after_inactivity' ? 'delete' : 'sleep');
-      continue;
-    }
-
-    // Sleeping or archived: wait for work or a request; a long sleep ends in the archive.
-    if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > input.historyLimit) {
-      await settleDeliveries();
-      await continueAsNew<typeof workspaceWorkflow>({ ...input, carried: { status, pendingChats: [...pending], lifecycle: requests } });
-    }
-    const wanted = () => requests.length > 0 || pending.size > 0;
-    if (status === 'sleeping') {
-      if (!(await condition(wanted, input.archiveAfterMs))) requests.push('archive');
-    } else {
-      await condition(wanted);
+        await records.deleteReplica({ replicaId });
+        return;
+      case 'archive':
+        await stopTurns();
+        await containers.removeWorkspace({ replicaId });
+        await setStatus('archived');
+        break;
+      case 'sleep':
+        await stopTurns();
+        await containers.stopWorkspace({ replicaId });
+        await setStatus('sleeping');
+        break;
+      case 'wake':
+        await bringUp(step.fresh);
+        break;
+      case 'run-turns':
+        for (const chatId of step.start) startTurns(chatId);
+        await condition(() => machine.turnsNeedAttention);
+        break;
+      case 'idle':
+        await continueIfFull();
+        if (!(await condition(() => machine.wanted, step.timeoutMs))) machine.lifecycleRequested(step.onTimeout);
+        break;
+      case 'dormant':
+        await continueIfFull();
+        if (step.timeoutMs === null) await condition(() => machine.wanted);
+        else if (!(await condition(() => machine.wanted, step.timeoutMs))) machine.lifecycleRequested('archive');
+        break;
+      case 'again':
+        break;
+      case 'end':
+        return settleDeliveries();
     }
   }
 }

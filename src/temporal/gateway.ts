@@ -3,8 +3,8 @@
  * (503 when the cluster is unreachable), never in routes.
  */
 import { randomUUID } from 'node:crypto';
-import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
-import { HttpError, badRequest, notFound, unavailable } from '../errors';
+import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowFailedError, WorkflowNotFoundError, type ConnectionLike } from '@temporalio/client';
+import { DomainError, invalid, notFound, unavailable } from '../domain/errors';
 import type { hookTestWorkflow } from '../../workflows/hookTest';
 import type { warmPoolWorkflow } from '../../workflows/warmPool';
 import type { workspaceWorkflow } from '../../workflows/workspace';
@@ -75,11 +75,11 @@ function translate(err: unknown): never {
       case FailureTypes.environmentGone:
         throw notFound('Environment');
       case FailureTypes.invalidInput:
-        throw badRequest('Invalid environment configuration', cause.message ?? null);
+        throw invalid('Invalid environment configuration', cause.message ?? null);
       case FailureTypes.sandboxUnavailable:
         throw unavailable('The sandbox is unavailable', cause.message ?? null);
       default:
-        throw new HttpError(500, 'The workflow failed');
+        throw new DomainError('internal', 'The workflow failed');
     }
   }
   const code = (err as { code?: number }).code;
@@ -88,7 +88,10 @@ function translate(err: unknown): never {
   throw err;
 }
 
-export function createTemporalGateway(connection: Connection, options: { namespace: string; taskQueue: string }): TemporalGateway {
+/** The API's connection, or a worker's own (a worker needs no second one to start workflows). */
+export type GatewayConnection = ConnectionLike & Pick<Connection, 'workflowService'>;
+
+export function createTemporalGateway(connection: GatewayConnection, options: { namespace: string; taskQueue: string }): TemporalGateway {
   const client = new Client({ connection, namespace: options.namespace });
 
   /** Starts a workflow whose id makes it unique; one already running under that id is left alone. */

@@ -11,6 +11,7 @@ import {
   type LogLevel as TemporalLogLevel,
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
+import { createAgentTurnActivities } from '../../activities/agentTurns';
 import { createAutomationCheckActivities, type AutomationCheckDeps } from '../../activities/automationChecks';
 import { createAutomationCleanupActivities, type AutomationCleanupDeps } from '../../activities/automationCleanup';
 import { createAutomationEventActivities } from '../../activities/automationEvents';
@@ -60,7 +61,7 @@ const quietBundlerLogger = {
 
 export interface WorkerDeps {
   logger: Logger;
-  address: string;
+  connection: NativeConnection;
   namespace: string;
   taskQueue: string;
   activities: HookActivityDeps;
@@ -72,18 +73,24 @@ export interface WorkerDeps {
   shutdownGraceMs: number;
 }
 
-export async function createHangarWorker(deps: WorkerDeps): Promise<{ worker: Worker; connection: NativeConnection }> {
-  installRuntime(deps.logger);
-  const connection = await NativeConnection.connect({ address: deps.address });
-  const worker = await Worker.create({
-    connection,
+/** The worker's one connection: it polls, and its client starts and stops workflows. */
+export async function connectWorker(address: string, logger: Logger): Promise<NativeConnection> {
+  installRuntime(logger);
+  return NativeConnection.connect({ address });
+}
+
+export async function createHangarWorker(deps: WorkerDeps): Promise<Worker> {
+  return Worker.create({
+    connection: deps.connection,
     namespace: deps.namespace,
     taskQueue: deps.taskQueue,
     shutdownGraceTime: deps.shutdownGraceMs,
     workflowBundle: await workflowBundle(),
     activities: {
       ...createHookActivities(deps.activities),
-      ...createWorkspaceActivities(deps.workspace), ...createWarmPoolActivities(deps.workspace),
+      ...createWorkspaceActivities(deps.workspace),
+      ...createAgentTurnActivities(deps.workspace),
+      ...createWarmPoolActivities(deps.workspace),
       ...createAutomationRunActivities(deps.automationRuns),
       ...createAutomationScheduleActivities({ db: deps.workspace.db }),
       ...createAutomationEventActivities({ db: deps.workspace.db, logger: deps.logger.child({ component: 'automation-events' }) }),
@@ -91,5 +98,4 @@ export async function createHangarWorker(deps: WorkerDeps): Promise<{ worker: Wo
       ...createAutomationCleanupActivities(deps.automationCleanup),
     },
   });
-  return { worker, connection };
 }

@@ -17,6 +17,7 @@ import { resolveTemporalCli } from '../../src/toolchain';
 import { createDocker } from '../../src/sandbox';
 import { workspaceName } from '../../src/sandbox/workspace';
 import { startFakeGithub, type FakeGithub } from './fakeGithub';
+import { recordHistories } from './histories';
 
 export interface Harness {
   baseUrl: string;
@@ -27,8 +28,14 @@ export interface Harness {
   /** Replaced by restartWorker. */
   worker: WorkerRuntime;
   temporal: DevServer;
+  /** The settings the harness's processes read, for a worker started in another process. */
+  env: Record<string, string>;
   /** Stops the worker (its activities are cancelled) and starts a new one, as after a crash. */
   restartWorker(): Promise<void>;
+  /** Stops the in-process worker, so that another (a child process) takes the work. */
+  stopWorker(): Promise<void>;
+  /** Starts the in-process worker again after `stopWorker`. */
+  startWorker(): Promise<void>;
   logs: string[];
   close(): Promise<void>;
 }
@@ -65,7 +72,7 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
   if (!cliPath) throw new Error('no Temporal CLI found: run `npm run setup` first');
   const temporal = await startTemporalDevServer({ cliPath, headless: true, logger });
 
-  const config = loadConfig({
+  const settings: Record<string, string> = {
     HANGAR_ENCRYPTION_KEYS: generateEncryptionKey('test'),
     HANGAR_TASK_QUEUE: `hangar-test-${randomBytes(3).toString('hex')}`,
     HANGAR_SANDBOX_POOL_SIZE: '2',
@@ -74,6 +81,9 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     HANGAR_SANDBOX_OWNER: `hangar-tests-${randomBytes(4).toString('hex')}`,
     // Short enough that the deadline test does not wait 90 s; the default stays 90 s.
     HANGAR_HOOK_TIMEOUT_MS: '6000',
+    // Small enough that a memory hog reaches the limit and is killed well within that deadline
+    // (filling the 1 GiB default takes about as long as the deadline on a 2-core machine).
+    HANGAR_SANDBOX_MEMORY_MB: '256',
     // Workspaces: the image's deterministic agent stands in for every coding agent, and a
     // workspace's memory is capped to fit this machine.
     HANGAR_AGENT_EXECUTABLE: 'hangar-test-agent',
@@ -87,13 +97,21 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     HANGAR_WORKER_SHUTDOWN_GRACE_SECONDS: '10',
     // Inbox rows left without a workflow are picked up within seconds.
     HANGAR_AUTOMATION_SWEEP_SECONDS: '2',
-    ...env,
+    ...(env as Record<string, string>),
     DATABASE_URL: EMBEDDED ? '' : url.toString(),
     TEMPORAL_ADDRESS: temporal.address,
-  });
+  };
+  const config = loadConfig(settings);
   const database = await openDatabase(config, logger);
   await migrate(database, config);
-  let worker = await startWorker({ config, logger, database, temporalAddress: temporal.address });
+  let worker: WorkerRuntime | null = await startWorker({ config, logger, database, temporalAddress: temporal.address });
+  const stopOwnWorker = async () => {
+    await worker?.shutdown();
+    worker = null;
+  };
+  const startOwnWorker = async () => {
+    worker ??= await startWorker({ config, logger, database, temporalAddress: temporal.address });
+  };
   const api = await buildApi({ config, logger, database, temporalAddress: temporal.address });
   const server: Server = api.app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -106,19 +124,23 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     admin: createAdmin(database.db),
     api,
     get worker() {
+      if (!worker) throw new Error('the in-process worker is stopped');
       return worker;
     },
+    env: settings,
     temporal,
     logs,
-    async restartWorker() {
-      await worker.shutdown();
-      worker = await startWorker({ config, logger, database, temporalAddress: temporal.address });
+    restartWorker: async () => {
+      await stopOwnWorker();
+      await startOwnWorker();
     },
+    stopWorker: stopOwnWorker,
+    startWorker: startOwnWorker,
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await api.close();
-      await worker.shutdown();
+      await worker?.shutdown();
       // Workspaces deleted near the end may not have been removed yet: leave no container
       // or volume of this run behind.
       // Warm-pool workspaces are named after their pool entry.
@@ -131,6 +153,7 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
         }),
       );
       await database.close();
+      if (process.env.HANGAR_RECORD_HISTORIES) await recordHistories(temporal.address);
       await temporal.stop();
       if (!EMBEDDED) await withServer((c) => c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`));
     },

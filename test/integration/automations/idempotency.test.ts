@@ -1,8 +1,8 @@
 /**
  * The crash windows of a run, replayed deliberately: each activity is run a second time as
  * Temporal would retry it after a worker died just before its result was recorded (with the
- * write that recorded it lost too, where there is one). Real database, real replicas service
- * (the workspace really starts), real fake-GitHub API; only the activity context is a mock.
+ * write that recorded it lost too, where there is one). Real database, real fake-GitHub API;
+ * only the activity context is a mock.
  */
 import { randomUUID } from 'node:crypto';
 import { MockActivityEnvironment } from '@temporalio/testing';
@@ -10,12 +10,15 @@ import { expect } from 'chai';
 import { createAutomationCheckActivities } from '../../../activities/automationChecks';
 import { createAutomationEventActivities } from '../../../activities/automationEvents';
 import { createAutomationRunActivities } from '../../../activities/automationRuns';
-import { createGithubChecksClient } from '../../../src/codeHosting/githubChecks';
+import { createGithubChecksClient } from '../../../src/integrations/github/checks';
 import { createAutomationInbox } from '../../../src/services/automations/inbox';
 import { createLogger } from '../../../src/logger';
+import { createSecretBox } from '../../../src/crypto/secretBox';
+import { createReplicaEventEmitter } from '../../../src/events/replicaEvents';
 import { fakeGithub, harness } from '../../support/harness';
 import { as, newOrg } from '../../support/http';
 import { until } from '../../support/wait';
+import type { RunWorkspace } from '../../../workflows/shared';
 import { CUSTOM, PR_OPENED } from './support';
 
 const db = () => harness().database.db;
@@ -42,16 +45,19 @@ describe('automation runs survive retried activities', function () {
 
   it('a workspace created but not recorded before the worker died is found again, not created twice', async () => {
     const { org, api, automation } = await setup([CUSTOM]);
+    const { config, database } = harness();
     const runs = createAutomationRunActivities({
       db: db(),
-      createReplica: (actor, input, source, options) => harness().api.services.replicas.create(actor, input, source, options),
+      secretBox: createSecretBox(config.encryptionKeys),
+      events: createReplicaEventEmitter(database.db, database.bus),
+      timings: { idleMs: config.workspaceIdleMs, archiveAfterMs: config.workspaceArchiveAfterMs, historyLimit: config.workspaceHistoryLimit },
       logger,
     });
     const executionId = await pendingExecution(automation.id, org.organization_id);
-    const first = await retried(runs.startRunWorkspace, executionId);
-    // The worker "died" after creating the workspace: the execution never learnt its id.
+    const first = ((await retried(runs.createRunWorkspace, executionId)) as RunWorkspace).workspace.replicaId;
+    // The worker "died" after writing the workspace: the execution never learnt its id.
     await db()('automation_executions').where({ id: executionId }).update({ workspace_id: null, status: 'creating' });
-    const second = await retried(runs.startRunWorkspace, executionId);
+    const second = ((await retried(runs.createRunWorkspace, executionId)) as RunWorkspace).workspace.replicaId;
     expect(second).to.equal(first);
     const workspaces = await db()('replicas').where({ organization_id: org.organization_id });
     expect(workspaces.map((w) => w.id)).to.deep.equal([first]);

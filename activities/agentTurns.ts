@@ -1,0 +1,170 @@
+/**
+ * Agent turns: claim a chat's next queued message, run the agent's CLI on it in the workspace
+ * container, stream its events, and end the turn in the record. Also the ends of turns that
+ * went wrong outside the agent: a worker lost mid-turn (the retried activity finds the message
+ * its first attempt had claimed, and the agent session recorded on it) and a turn activity that
+ * failed for good (`failRunningTurn`).
+ */
+import { Context } from '@temporalio/activity';
+import type { Knex } from 'knex';
+import { adapterFor } from '../src/agents/adapters';
+import type { AgentId } from '../src/agents/catalog';
+import type { TurnResult } from '../workflows/shared';
+import { replicaEnvironment, workspaceKey, type CredentialResolver, type WorkspaceActivityDeps } from './workspace';
+
+export type AgentTurnDeps = Pick<WorkspaceActivityDeps, 'db' | 'secretBox' | 'runtime' | 'events' | 'credentials' | 'logger' | 'agentExecutable' | 'publicBaseUrl'>;
+
+const HEARTBEAT_MS = 5000;
+const LOST_WORKER_ERROR = 'the worker running this turn was lost after the agent started; send the message again to retry it';
+
+type TurnEnd = { status: 'completed' | 'failed' | 'interrupted'; error: string | null; sessionId?: string };
+
+export function createAgentTurnActivities(deps: AgentTurnDeps) {
+  const { db, events } = deps;
+
+  /** Marks a claimed message ended, frees its chat and tells the events stream. */
+  async function endTurn(replicaId: string, chatId: string, messageId: string, end: TurnEnd): Promise<void> {
+    await db('replica_messages')
+      .where({ id: messageId })
+      .update({ status: end.status, completed_at: db.fn.now(), error: end.error?.slice(0, 2000) ?? null });
+    await db('replica_chats')
+      .where({ id: chatId })
+      .update({ processing: false, updated_at: db.fn.now(), ...(end.sessionId ? { agent_session_id: end.sessionId } : {}) });
+    await db('replicas').where({ id: replicaId }).update({ last_activity_at: db.fn.now() });
+    const chat = await db('replica_chats').where({ id: chatId }).first('provider', 'title');
+    await events.emit(replicaId, 'chat.turn.completed', { chatId, isComplete: end.status === 'completed' });
+    await events.emit(replicaId, 'chat.updated', { chat: { id: chatId, provider: chat?.provider, title: chat?.title, processing: false } });
+  }
+
+  /** The chat's next queued message, now `running`; null when nothing is queued. */
+  async function claimNext(chatId: string): Promise<Record<string, any> | null> {
+    return db.transaction(async (trx: Knex.Transaction) => {
+      const next = await trx('replica_messages').where({ chat_id: chatId, status: 'queued' }).orderBy('queue_position').forUpdate().skipLocked().first();
+      if (!next) return null;
+      await trx('replica_messages').where({ id: next.id }).update({ status: 'running', started_at: trx.fn.now() });
+      await trx('replica_chats').where({ id: chatId }).update({ processing: true, updated_at: trx.fn.now() });
+      return next;
+    });
+  }
+
+  /**
+   * A retry after the worker running this turn was lost: the message its first attempt had
+   * claimed (a chat runs one turn at a time, so it is the chat's running message). When no
+   * agent session was recorded on it, the agent never started and the message simply runs
+   * here; when one was, that session is stopped and the turn ends interrupted, since running a
+   * prompt twice could repeat what the agent already did.
+   */
+  async function resumeLost(replicaId: string, chatId: string): Promise<{ message: Record<string, any> } | { ended: TurnResult } | null> {
+    const message = await db('replica_messages').where({ chat_id: chatId, status: 'running' }).first();
+    if (!message) return null;
+    if (message.agent_session === null || message.agent_session === undefined) return { message };
+    const row = await db('replicas').where({ id: replicaId }).first();
+    if (row) await deps.runtime.killSession(workspaceKey(row), message.agent_session).catch((err: unknown) => deps.logger.warn('could not stop a lost turn', { replicaId, err }));
+    await endTurn(replicaId, chatId, message.id, { status: 'interrupted', error: LOST_WORKER_ERROR });
+    deps.logger.warn('a turn lost with its worker ended interrupted', { replicaId, messageId: message.id });
+    return { ended: { ran: true, messageId: message.id, ok: false, error: LOST_WORKER_ERROR } };
+  }
+
+  return {
+    async runNextTurn({ replicaId, chatId }: { replicaId: string; chatId: string }): Promise<TurnResult> {
+      const ctx = Context.current();
+      const resumed = ctx.info.attempt > 1 ? await resumeLost(replicaId, chatId) : null;
+      if (resumed && 'ended' in resumed) return resumed.ended;
+      const claimed = resumed?.message ?? (await claimNext(chatId));
+      if (!claimed) {
+        await db('replica_chats').where({ id: chatId }).update({ processing: false });
+        return { ran: false };
+      }
+      ctx.heartbeat();
+      const heartbeat = setInterval(() => ctx.heartbeat(), HEARTBEAT_MS);
+      // Written before anything else may fail, and awaited before the turn ends.
+      let sessionSaved: Promise<unknown> = Promise.resolve();
+
+      const row = (await db('replicas').where({ id: replicaId }).first())!;
+      const chat = await db('replica_chats').where({ id: chatId }).first();
+      await events.emit(replicaId, 'chat.updated', { chat: { id: chatId, provider: chat.provider, title: chat.title, processing: true } });
+      await events.emit(replicaId, 'chat.turn.started', { chatId, messageId: claimed.id });
+
+      const agent = claimed.coding_agent as AgentId;
+      const adapter = adapterFor(agent, { executableOverride: deps.agentExecutable });
+      const credential = await deps.credentials.resolveCredential({ organizationId: row.organization_id, userId: row.user_id, agent });
+      const options = claimed.options ?? {};
+      const cwd = row.repositories[0] ? `/home/hangar/workspaces/${row.repositories[0].name}` : '/home/hangar';
+      const command = adapter.command({
+        prompt: claimed.content,
+        model: claimed.model,
+        thinkingLevel: options.thinking_level ?? row.thinking_level,
+        planMode: !!options.plan_mode,
+        goalMode: !!options.goal_mode,
+        fastMode: !!options.fast_mode,
+        chatId,
+        resumeSessionId: chat.agent_session_id ?? null,
+        credential,
+        cwd,
+      });
+
+      let result: { ok: boolean; sessionId?: string; error?: string } | undefined;
+      // Saved as soon as any line names it, so an interrupted turn can still be resumed.
+      let sessionId: string | undefined;
+      let pending = Promise.resolve();
+      let exit: { exitCode: number; timedOut: boolean } = { exitCode: -1, timedOut: false };
+      let end: TurnEnd = { status: 'failed', error: null };
+      try {
+        exit = await deps.runtime.exec(workspaceKey(row), {
+          argv: command.argv,
+          // A warm-pool container was created before the replica: its per-replica
+          // variables come with each exec.
+          env: { ...replicaEnvironment(deps, row), ...command.env },
+          stdin: command.stdin,
+          cwd,
+          signal: ctx.cancellationSignal,
+          onSession: (id) => {
+            // `.then` sends the query now; a knex builder left alone never runs.
+            sessionSaved = db('replica_messages').where({ id: claimed.id }).update({ agent_session: id }).then(() => undefined);
+          },
+          onStdoutLine: (line) => {
+            const parsed = adapter.parse(line);
+            if (parsed.result) result = parsed.result;
+            sessionId = parsed.sessionId ?? parsed.result?.sessionId ?? sessionId;
+            // Keep the events in order: each line's writes wait for the previous line's.
+            pending = pending.then(async () => {
+              for (const event of parsed.events) {
+                await db('replica_agent_events').insert({ replica_id: replicaId, chat_id: chatId, message_id: claimed.id, timestamp: event.timestamp, type: event.type, payload: JSON.stringify(event.payload) });
+                await events.emit(replicaId, 'chat.turn.delta', { chatId, event });
+              }
+            });
+          },
+        });
+      } finally {
+        clearInterval(heartbeat);
+        await pending;
+        await sessionSaved.catch((err: unknown) => deps.logger.warn('could not record a turn\'s agent session', { replicaId, err }));
+        const interrupted = ctx.cancellationSignal.aborted;
+        const ok = !interrupted && exit.exitCode === 0 && result?.ok !== false;
+        end = {
+          status: interrupted ? 'interrupted' : ok ? 'completed' : 'failed',
+          error: ok ? null : (result?.error ?? (interrupted ? 'interrupted' : `the agent exited with code ${exit.exitCode}`)),
+          sessionId,
+        };
+        await endTurn(replicaId, chatId, claimed.id, end);
+      }
+      return { ran: true, messageId: claimed.id, ok: end.status === 'completed', error: end.error?.slice(0, 2000) ?? null };
+    },
+
+    /**
+     * Ends the chat's running turn as failed when its activity failed for good (timed out, or
+     * its worker lost on every attempt), so the chat takes its next message. The message id, or
+     * null when no turn was running.
+     */
+    async failRunningTurn({ replicaId, chatId, error }: { replicaId: string; chatId: string; error: string }): Promise<{ messageId: string | null }> {
+      const running = await db('replica_messages').where({ chat_id: chatId, status: 'running' }).first('id');
+      if (running) await endTurn(replicaId, chatId, running.id, { status: 'failed', error });
+      else await db('replica_chats').where({ id: chatId }).update({ processing: false });
+      await events.emit(replicaId, 'error', { code: 'turn_failed', message: error, chatId, messageId: running?.id ?? null });
+      return { messageId: running?.id ?? null };
+    },
+  };
+}
+
+export type AgentTurnActivities = ReturnType<typeof createAgentTurnActivities>;
+export type { CredentialResolver };

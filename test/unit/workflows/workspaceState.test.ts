@@ -1,0 +1,112 @@
+import { expect } from 'chai';
+import { WorkspaceMachine } from '../../../workflows/workspaceState';
+import type { LifecyclePolicy, WorkspaceCarriedState } from '../../../workflows/shared';
+
+const timings = { idleMs: 20_000, archiveAfterMs: 3_600_000 };
+const machine = (policy: LifecyclePolicy = 'default', carried?: WorkspaceCarriedState) => new WorkspaceMachine(policy, timings, carried);
+const active = (policy: LifecyclePolicy = 'default') => machine(policy, { status: 'active', pendingChats: [], lifecycle: [] });
+
+describe('workflows/workspaceState', () => {
+  it('starts a chat with work, waits on it, and goes idle with the inactivity timeout once it stops', () => {
+    const m = active();
+    m.workRequested('chat-a');
+    expect(m.next()).to.deep.equal({ kind: 'run-turns', start: ['chat-a'] });
+    m.turnsStarted('chat-a');
+    expect(m.turnsNeedAttention).to.equal(false);
+    expect(m.snapshot()).to.deep.equal({ status: 'active', pendingChats: [], runningChats: ['chat-a'] });
+    m.turnEnded();
+    m.turnsStopped('chat-a');
+    expect(m.turnsNeedAttention).to.equal(true);
+    expect(m.next()).to.deep.equal({ kind: 'idle', timeoutMs: 20_000, onTimeout: 'sleep' });
+  });
+
+  it('does not start a second loop for a running chat, and restarts it when new work arrived meanwhile', () => {
+    const m = active();
+    m.workRequested('chat-a');
+    m.next();
+    m.turnsStarted('chat-a');
+    m.workRequested('chat-a'); // a message queued while the loop runs: the loop will find it
+    expect(m.turnsNeedAttention).to.equal(false);
+    expect(m.next()).to.deep.equal({ kind: 'run-turns', start: [] });
+    m.workRequested('chat-b');
+    expect(m.turnsNeedAttention).to.equal(true);
+    expect(m.next()).to.deep.equal({ kind: 'run-turns', start: ['chat-b'] });
+    m.turnsStarted('chat-b');
+    m.turnsStopped('chat-a');
+    expect(m.next()).to.deep.equal({ kind: 'run-turns', start: ['chat-a'] });
+  });
+
+  it('applies sleep_when_done and archive_when_done after work, not before any', () => {
+    for (const [policy, request] of [['sleep_when_done', 'sleep'], ['archive_when_done', 'archive']] as const) {
+      const idle = active(policy);
+      expect(idle.next().kind, `${policy} with no work`).to.equal('idle');
+
+      const m = active(policy);
+      m.workRequested('chat-a');
+      m.next();
+      m.turnsStarted('chat-a');
+      m.turnEnded();
+      m.turnsStopped('chat-a');
+      expect(m.next()).to.deep.equal({ kind: 'again' });
+      expect(m.next()).to.deep.equal({ kind: request });
+    }
+  });
+
+  it('deletes after inactivity under delete_after_inactivity', () => {
+    expect(active('delete_after_inactivity').next()).to.deep.equal({ kind: 'idle', timeoutMs: 20_000, onTimeout: 'delete' });
+  });
+
+  it('sleeps only when active, archives unless archived, and always deletes', () => {
+    const m = active();
+    m.lifecycleRequested('sleep');
+    expect(m.next()).to.deep.equal({ kind: 'sleep' });
+    m.status = 'sleeping';
+    m.lifecycleRequested('sleep');
+    expect(m.next()).to.deep.equal({ kind: 'again' });
+    expect(m.next()).to.deep.equal({ kind: 'dormant', timeoutMs: 3_600_000 });
+    m.lifecycleRequested('archive');
+    expect(m.next()).to.deep.equal({ kind: 'archive' });
+    m.status = 'archived';
+    m.lifecycleRequested('archive');
+    expect(m.next()).to.deep.equal({ kind: 'again' });
+    expect(m.next()).to.deep.equal({ kind: 'dormant', timeoutMs: null });
+    m.lifecycleRequested('delete');
+    expect(m.next()).to.deep.equal({ kind: 'delete' });
+  });
+
+  it('wakes on a request or on work: started when sleeping, rebuilt when archived', () => {
+    const sleeping = machine('default', { status: 'sleeping', pendingChats: [], lifecycle: ['wake'] });
+    expect(sleeping.next()).to.deep.equal({ kind: 'wake', fresh: false });
+    const archived = machine('default', { status: 'archived', pendingChats: [], lifecycle: [] });
+    expect(archived.wanted).to.equal(false);
+    archived.workRequested('chat-a');
+    expect(archived.wanted).to.equal(true);
+    expect(archived.next()).to.deep.equal({ kind: 'wake', fresh: true });
+    const awake = active();
+    awake.lifecycleRequested('wake');
+    expect(awake.next()).to.deep.equal({ kind: 'again' });
+  });
+
+  it('ends in error, whatever is asked but a delete', () => {
+    const m = machine('default', { status: 'error', pendingChats: ['chat-a'], lifecycle: ['wake'] });
+    expect(m.next()).to.deep.equal({ kind: 'end' });
+    expect(m.next()).to.deep.equal({ kind: 'end' });
+    m.lifecycleRequested('delete');
+    expect(m.next()).to.deep.equal({ kind: 'delete' });
+  });
+
+  it('carries status, pending chats and requests across continue-as-new', () => {
+    const m = active();
+    m.workRequested('chat-a');
+    m.lifecycleRequested('sleep');
+    const carried = m.carry();
+    expect(carried).to.deep.equal({ status: 'active', pendingChats: ['chat-a'], lifecycle: ['sleep'] });
+    const next = machine('default', carried);
+    expect(next.snapshot()).to.deep.equal({ status: 'active', pendingChats: ['chat-a'], runningChats: [] });
+    expect(next.next()).to.deep.equal({ kind: 'sleep' });
+  });
+
+  it('starts preparing when nothing is carried', () => {
+    expect(machine().status).to.equal('preparing');
+  });
+});

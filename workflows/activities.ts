@@ -1,0 +1,115 @@
+/**
+ * Every activity a workflow calls, grouped by timeout and retry class, in one file so the
+ * policies are reviewed side by side. A workflow imports the group that fits the work, never
+ * `proxyActivities` itself.
+ */
+import { proxyActivities } from '@temporalio/workflow';
+import type { AgentTurnActivities } from '../activities/agentTurns';
+import type { AutomationCheckActivities } from '../activities/automationChecks';
+import type { AutomationCleanupActivities } from '../activities/automationCleanup';
+import type { AutomationEventActivities } from '../activities/automationEvents';
+import type { AutomationRunActivities } from '../activities/automationRuns';
+import type { AutomationScheduleActivities } from '../activities/automationSchedule';
+import type { HookActivities } from '../activities/hooks';
+import type { WarmPoolActivities } from '../activities/warmPool';
+import type { WorkspaceActivities } from '../activities/workspace';
+
+/**
+ * Bookkeeping in the database: quick, and retried for a while so a database blip does not
+ * fail a workspace or a pool.
+ */
+export const records = proxyActivities<WorkspaceActivities & AgentTurnActivities & WarmPoolActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { maximumAttempts: 10, initialInterval: '1 second' },
+});
+
+/**
+ * A run's records must end up written whatever happens (an execution never stays `running`),
+ * so these retry until they succeed. Input errors are non-retryable failures.
+ */
+export const runRecords = proxyActivities<AutomationRunActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
+
+/** The cron loop's reads and fire records: retried with a capped backoff. */
+export const schedules = proxyActivities<AutomationScheduleActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 20, initialInterval: '1 second', maximumInterval: '1 minute' },
+});
+
+/** Closing a debounce window takes an exclusive lock: retried quickly until it goes through. */
+export const windows = proxyActivities<AutomationEventActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
+});
+
+/** Checks on the code-hosting platform: best effort, a bounded number of tries. */
+export const checks = proxyActivities<AutomationCheckActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { maximumAttempts: 8, initialInterval: '1 second', maximumInterval: '30 seconds' },
+});
+
+/** Whether a deleted automation's delete has committed: a few quick tries. */
+export const cleanupChecks = proxyActivities<AutomationCleanupActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumAttempts: 5 },
+});
+
+/** Stopping workflows and deleting history in batches: long, heartbeating, retried. */
+export const cleanups = proxyActivities<AutomationCleanupActivities>({
+  startToCloseTimeout: '1 hour',
+  heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
+
+/**
+ * Container work: provisioning clones and runs hooks (heartbeats carry progress). The
+ * activity reports a failure on its last attempt instead of throwing it.
+ */
+export const containers = proxyActivities<WorkspaceActivities>({
+  startToCloseTimeout: '20 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: { maximumAttempts: 3, initialInterval: '2 seconds' },
+});
+
+/**
+ * A warm-pool build: not retried by Temporal; the activity records a failure on the pool and
+ * the pool's workflow backs off.
+ */
+export const builds = proxyActivities<WarmPoolActivities>({
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: { maximumAttempts: 1 },
+});
+
+/**
+ * Agent turns: long and heartbeating every few seconds. A second attempt exists for a worker
+ * lost mid-turn (the heartbeat stops): it runs the claimed message again only if the agent had
+ * not started, and otherwise stops what is left of it and ends the turn as interrupted.
+ */
+export const turns = proxyActivities<AgentTurnActivities>({
+  startToCloseTimeout: '2 hours',
+  heartbeatTimeout: '20 seconds',
+  retry: { maximumAttempts: 2, initialInterval: '1 second' },
+});
+
+/**
+ * A start-hook test: one attempt plus one retry. A worker that dies mid-test leaves no state
+ * behind, so running the (unpersisted) script again is safe. The sandbox enforces the 90 s
+ * deadline; this timeout only bounds a worker that stopped answering.
+ */
+export const hookTests = proxyActivities<HookActivities>({
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry: { maximumAttempts: 2 },
+});
+
+/**
+ * Outbound webhooks: one attempt per activity, retried on the webhook schedule (the activity
+ * sets each next delay).
+ */
+export const webhooks = proxyActivities<WorkspaceActivities>({
+  startToCloseTimeout: '15 seconds',
+  retry: { maximumAttempts: 6, initialInterval: '1 second', backoffCoefficient: 5, maximumInterval: '10 minutes' },
+});
