@@ -55,6 +55,7 @@ export async function startRig(): Promise<Rig> {
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
+  const streams = new Set<TerminalStream>();
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     docker,
@@ -62,11 +63,11 @@ export async function startRig(): Promise<Rig> {
     containers,
     manager,
     client,
-    streams: new Set(),
+    streams,
     startManager,
     async close() {
       // A stream still open when the server drops its connection would fail unobserved.
-      for (const stream of this.streams) stream.close();
+      for (const stream of streams) stream.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       for (const m of managers) await m.close();

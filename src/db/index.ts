@@ -1,0 +1,40 @@
+/**
+ * Every repository over one knex handle. Code above `src/db` receives this bundle (or a `Pick`
+ * of it) and never the handle itself; a use case that writes through several repositories runs
+ * them in one `transact` call and passes the transaction to each method.
+ */
+import type { Knex } from 'knex';
+import { createAutomationExecutionsRepository } from './automationExecutionsRepository';
+import { createAutomationInboxRepository } from './automationInboxRepository';
+import { createAutomationsRepository } from './automationsRepository';
+import { createCredentialsRepository } from './credentialsRepository';
+import { createEnvironmentResourcesRepository } from './environmentResourcesRepository';
+import { createEnvironmentsRepository } from './environmentsRepository';
+import { createIdentityRepository } from './identityRepository';
+import { pingDatabase } from './knex';
+import { createModelCatalogRepository } from './modelCatalogRepository';
+import { createOrganizationSettingsRepository } from './organizationSettingsRepository';
+import { createReplicasRepository } from './replicasRepository';
+import { createRepositoriesRepository } from './repositoriesRepository';
+import type { Transaction } from './transaction';
+
+export function createRepositories(knex: Knex) {
+  return {
+    transact: <T>(work: (trx: Transaction) => Promise<T>): Promise<T> => knex.transaction(work),
+    ping: () => pingDatabase(knex),
+    automations: createAutomationsRepository(knex),
+    automationExecutions: createAutomationExecutionsRepository(knex),
+    automationInbox: createAutomationInboxRepository(knex),
+    codeRepositories: createRepositoriesRepository(knex),
+    credentials: createCredentialsRepository(knex),
+    environments: createEnvironmentsRepository(knex),
+    environmentResources: createEnvironmentResourcesRepository(knex),
+    identity: createIdentityRepository(knex),
+    modelCatalog: createModelCatalogRepository(knex),
+    organizationSettings: createOrganizationSettingsRepository(knex),
+    replicas: createReplicasRepository(knex),
+  };
+}
+
+export type Repositories = ReturnType<typeof createRepositories>;
+export type { Transaction } from './transaction';
