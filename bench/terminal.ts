@@ -17,10 +17,12 @@ import { createAdmin } from '../src/admin';
 import { createPostgresBus } from '../src/events/bus';
 import { createApp } from '../src/http/app';
 import { terminalRoutes } from '../src/http/routes/terminals';
+import { createRepositories } from '../src/db';
 import { createPostgresKnex, migrateToLatest } from '../src/db/knex';
 import { silentLogger } from '../src/logger';
 import { createDocker } from '../src/sandbox';
 import { createIdentityService } from '../src/services/identity';
+import { createTerminalService } from '../src/services/terminals';
 import { createTerminalClient, createTerminalManager } from '../src/terminals';
 import { SERVER_URL, withServer } from '../test/support/harness';
 import { sseData } from '../test/support/sse';
@@ -56,9 +58,10 @@ async function main() {
   const docker = createDocker(process.env);
   const container = await startTtyContainer(docker);
   const openTty = createDockerOpenTty(docker, () => container.name);
-  const manager = createTerminalManager({ bus, db, owner: `bench-${randomUUID().slice(0, 8)}`, openTty, logger: silentLogger });
+  const repos = createRepositories(db);
+  const manager = createTerminalManager({ bus, repository: repos.terminalSessions, owner: `bench-${randomUUID().slice(0, 8)}`, openTty, logger: silentLogger });
   const client = createTerminalClient({ bus });
-  const app = createApp({ logger: silentLogger, identity: createIdentityService(db), routes: terminalRoutes({ client, db }), bodyLimitBytes: 1024 * 1024 });
+  const app = createApp({ logger: silentLogger, identity: createIdentityService(repos), routes: terminalRoutes(createTerminalService({ client, repos })), bodyLimitBytes: 1024 * 1024 });
   const server = app.listen(0, '127.0.0.1');
   const listening = new Promise((resolve) => server.once('listening', resolve));
   try {
@@ -66,7 +69,7 @@ async function main() {
     await manager.start();
     await listening;
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const org = await createAdmin(db).createOrganization({ name: 'bench' });
+    const org = await createAdmin(repos).createOrganization({ name: 'bench' });
     const workspaceId = randomUUID();
     await db('replicas').insert({ id: workspaceId, organization_id: org.organization_id, name: 'bench', status: 'active', coding_agent: 'agent_1', engine_secret_hash: '-' });
     const headers = { authorization: `Bearer ${org.org_api_key}`, 'content-type': 'application/json' };

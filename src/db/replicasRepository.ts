@@ -1,6 +1,10 @@
-/** The `replicas` table and a new workspace's first rows. */
+/** The `replicas` table: a workspace's record, who may see it, its status and its container key. */
 import type { Knex } from 'knex';
+import type { ThinkingLevel } from '../agents/catalog';
+import type { Actor } from '../domain/actor';
 import type { NewReplicaRecord } from '../domain/replicas';
+
+export type ReplicaStatus = 'preparing' | 'active' | 'sleeping' | 'archived' | 'error';
 
 /** A workspace's record. */
 export interface ReplicaRow {
@@ -9,11 +13,11 @@ export interface ReplicaRow {
   user_id: string | null;
   environment_id: string | null;
   name: string;
-  status: 'preparing' | 'active' | 'sleeping' | 'archived' | 'error';
+  status: ReplicaStatus;
   source: string;
   coding_agent: string;
   agent_models: Record<string, string>;
-  thinking_level: string | null;
+  thinking_level: ThinkingLevel | null;
   plan_mode: boolean;
   goal_mode: boolean;
   fast_mode: boolean;
@@ -35,10 +39,53 @@ export interface ReplicaRow {
   deleted_at: Date | null;
 }
 
+export interface ReplicaListQuery {
+  page: number;
+  limit: number;
+  user_id?: string;
+  source?: string;
+  status?: string;
+}
+
 export function createReplicasRepository(db: Knex) {
+  /**
+   * What an actor may see: its organization's live replicas; a personal replica (created with
+   * a personal key) only by its owner and by org keys.
+   */
+  const visible = (actor: Actor, trx: Knex) =>
+    trx<ReplicaRow>('replicas')
+      .where({ organization_id: actor.organizationId })
+      .whereNull('deleted_at')
+      .where((q) => {
+        if (actor.keyKind !== 'org') q.whereNull('user_id').orWhere('user_id', actor.userId);
+      });
+
   return {
     async find(id: string, trx: Knex = db): Promise<ReplicaRow | null> {
       return ((await trx('replicas').where({ id }).first()) as ReplicaRow | undefined) ?? null;
+    },
+
+    /** A replica that is not deleted. */
+    async findLive(id: string, trx: Knex = db): Promise<ReplicaRow | null> {
+      return ((await trx('replicas').where({ id }).whereNull('deleted_at').first()) as ReplicaRow | undefined) ?? null;
+    },
+
+    async findVisible(actor: Actor, id: string, trx: Knex = db): Promise<ReplicaRow | null> {
+      return ((await visible(actor, trx).where({ id }).first()) as ReplicaRow | undefined) ?? null;
+    },
+
+    /** A page of visible replicas: archived ones by last activity, others newest first. */
+    async listVisible(actor: Actor, q: ReplicaListQuery, trx: Knex = db): Promise<{ rows: ReplicaRow[]; total: number }> {
+      const base = () =>
+        visible(actor, trx).modify((b) => {
+          if (q.user_id) b.where('user_id', q.user_id);
+          if (q.source) b.where('source', q.source);
+          if (q.status) b.where('status', q.status);
+        });
+      const [{ count }] = await base().count({ count: '*' });
+      const orderBy = q.status === 'archived' ? 'coalesce(last_activity_at, created_at) desc, id' : 'created_at desc, id';
+      const rows = (await base().orderByRaw(orderBy).limit(q.limit).offset((q.page - 1) * q.limit)) as ReplicaRow[];
+      return { rows, total: Number(count) };
     },
 
     /** The replica, its first chat and its first queued message, in one transaction. */
@@ -56,6 +103,51 @@ export function createReplicasRepository(db: Knex) {
     async firstMessage(replicaId: string, trx: Knex = db): Promise<{ chatId: string; messageId: string } | null> {
       const row = await trx('replica_messages').where({ replica_id: replicaId }).orderBy([{ column: 'created_at' }, { column: 'queue_position' }]).first('id', 'chat_id');
       return row ? { chatId: row.chat_id, messageId: row.id } : null;
+    },
+
+    /** Locks the row until the transaction ends: edits of one replica's chats go one at a time. */
+    async lock(id: string, trx: Knex.Transaction): Promise<Pick<ReplicaRow, 'id' | 'status'> | null> {
+      return (await trx('replicas').where({ id }).forUpdate().first('id', 'status')) ?? null;
+    },
+
+    /** Something happened in the workspace now; `agentModels` records a model a message chose. */
+    async touch(id: string, changes: { agentModels?: Record<string, string> } = {}, trx: Knex = db): Promise<void> {
+      await trx('replicas')
+        .where({ id })
+        .update({ last_activity_at: trx.fn.now(), ...(changes.agentModels ? { agent_models: JSON.stringify(changes.agentModels) } : {}) });
+    },
+
+    /** Gone from every read at once; the row itself goes when the workspace is torn down. */
+    async markDeleted(id: string, trx: Knex = db): Promise<void> {
+      await trx('replicas').where({ id }).update({ deleted_at: trx.fn.now() });
+    },
+
+    async delete(id: string, trx: Knex = db): Promise<void> {
+      await trx('replicas').where({ id }).delete();
+    },
+
+    /** The new status; an error's message is kept in `config.provisioning_error`. False when the replica is gone. */
+    async setStatus(id: string, status: ReplicaStatus, error?: string): Promise<boolean> {
+      return db.transaction(async (trx) => {
+        const row = (await trx('replicas').where({ id }).forUpdate().first('config')) as Pick<ReplicaRow, 'config'> | undefined;
+        if (!row) return false;
+        const config = error ? { ...row.config, provisioning_error: { message: error } } : row.config;
+        await trx('replicas')
+          .where({ id })
+          .update({
+            status,
+            config: JSON.stringify(config),
+            updated_at: trx.fn.now(),
+            ...(status === 'archived' ? { archived_at: trx.fn.now() } : {}),
+            ...(status === 'active' ? { last_activity_at: trx.fn.now() } : {}),
+          });
+        return true;
+      });
+    },
+
+    /** The replica now runs in a claimed warm-pool entry's container. */
+    async setWorkspaceKey(id: string, key: string, trx: Knex = db): Promise<void> {
+      await trx('replicas').where({ id }).update({ workspace_key: key });
     },
   };
 }

@@ -5,3 +5,8 @@
 import type { Knex } from 'knex';
 
 export type Transaction = Knex.Transaction;
+
+/** Runs `fn` once the transaction has committed (never when it rolls back). */
+export function afterCommit(trx: Transaction, fn: () => unknown): void {
+  trx.executionPromise.then(fn, () => undefined);
+}

@@ -1,5 +1,4 @@
 /** Terminal sessions: worker-held TTYs reached by the API over the event bus. */
 export { createTerminalManager, type TerminalManager, type TerminalManagerOptions } from './manager';
 export { createTerminalClient, type TerminalClient, type TerminalClientOptions } from './client';
-export { createTerminalService, type TerminalService } from './service';
 export { TERMINAL_LIMITS, type OpenTty, type Tty, type TtyOptions } from './types';

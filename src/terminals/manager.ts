@@ -7,7 +7,6 @@
  * the first insert wins and answers, the others close their TTY and stay silent. A worker
  * that cannot reach the container answers "not final", so a worker that can still wins.
  */
-import type { Knex } from 'knex';
 import type { ErrorKind } from '../domain/errors';
 import type { EventBus } from '../events/bus';
 import type { Logger } from '../logger';
@@ -22,12 +21,13 @@ import {
   type TerminalReply,
   type TerminalRequest,
 } from './protocol';
-import { createTerminalSessionsRepository } from './repository';
+import type { TerminalSessionsRepository } from '../db/terminalSessionsRepository';
 import { TERMINAL_LIMITS, type OpenTty, type Tty } from './types';
 
 export interface TerminalManagerOptions {
   bus: EventBus;
-  db: Knex;
+  /** The `terminal_sessions` rows: claims, exits and the sweep. */
+  repository: TerminalSessionsRepository;
   /** This worker process's instance id: unique per process (several may share a host). */
   owner: string;
   openTty: OpenTty;
@@ -56,7 +56,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function createTerminalManager(options: TerminalManagerOptions): TerminalManager {
   const { bus, owner, openTty } = options;
   const logger = options.logger.child({ component: 'terminals', owner });
-  const repo = createTerminalSessionsRepository(options.db);
+  const repo = options.repository;
   const env = { TERM: 'xterm-256color', ...options.env };
   const retainExitedMs = options.retainExitedMs ?? 10 * 60_000;
   const sweepIntervalMs = options.sweepIntervalMs ?? 60_000;

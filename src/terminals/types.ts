@@ -3,6 +3,9 @@
  * the manager an `OpenTty`; the real one (src/sandbox/workspace) runs a TTY exec of `bash -l`
  * as the workspace user in the workspace's container, tests hand a small Docker adapter.
  */
+import type { TerminalSessionRow } from '../db/terminalSessionsRepository';
+
+export type { TerminalSessionRow };
 
 export interface TtyOptions {
   cols: number;
@@ -41,19 +44,6 @@ export const TERMINAL_LIMITS = {
   /** Recent output kept per session for replay on (re)connect. */
   replayChars: 65_536,
 } as const;
-
-/** A row of `terminal_sessions`. */
-export interface TerminalSessionRow {
-  id: string;
-  replicaId: string;
-  owner: string;
-  cols: number;
-  rows: number;
-  title: string;
-  exited: boolean;
-  exitCode: number | null;
-  createdAt: Date;
-}
 
 /** The API shape (camelCase, interop §5). */
 export interface TerminalSessionView {

@@ -1,11 +1,7 @@
-import type { Knex } from 'knex';
 import { invalid } from '../../domain/errors';
-import type { EventBus } from '../../events/bus';
-import { replicaChannel } from '../../events/replicaEvents';
 import { object, successSchema, uuid } from '../../schemas/common';
 import { createReplicaBody, listReplicasQuery, replicaListItemSchema, sendMessageBody } from '../../schemas/replicas';
-import { serializeReplicaListItem, type ReplicaRow } from '../../services/replicas/access';
-import type { CreateReplicaInput, ReplicasService, SendMessageInput } from '../../services/replicas';
+import { serializeReplicaListItem, type CreateReplicaInput, type ReplicaRow, type ReplicasService, type SendMessageInput } from '../../services/replicas';
 import { defineRoute, type Route } from '../route';
 
 const tag = 'Replica';
@@ -47,27 +43,7 @@ function serializeDetails(row: ReplicaRow, waking: boolean, chats: Array<Record<
   };
 }
 
-/** Resolves once the replica is active or in error (legacy create without X-Api-Version). */
-async function untilSettled(db: Knex, bus: EventBus, id: string, timeoutMs: number): Promise<ReplicaRow> {
-  let wake: () => void = () => {};
-  const unsubscribe = await bus.subscribe(replicaChannel(id), () => wake());
-  const deadline = Date.now() + timeoutMs;
-  try {
-    for (;;) {
-      const row = (await db('replicas').where({ id }).first()) as ReplicaRow;
-      if (row.status !== 'preparing' || Date.now() > deadline) return row;
-      // Woken by the replica's next event, or re-read after a second at most.
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        setTimeout(resolve, 1000);
-      });
-    }
-  } finally {
-    await unsubscribe();
-  }
-}
-
-export function replicaRoutes(replicas: ReplicasService, deps: { db: Knex; bus: EventBus; legacyCreateTimeoutMs: number }): Route[] {
+export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTimeoutMs: number }): Route[] {
   const lifecycleRoute = (path: string, params: Record<string, unknown>, action: 'sleep' | 'archive', key: 'id' | 'workspaceId', opId: string) =>
     defineRoute<Record<string, string>>({
       method: 'post',
@@ -100,7 +76,7 @@ export function replicaRoutes(replicas: ReplicasService, deps: { db: Knex; bus: 
         const version = ctx.get('x-api-version');
         if (version && version !== API_VERSION) throw invalid('Unsupported X-Api-Version', `the only version is ${API_VERSION}`);
         let row = await replicas.create(actor, body);
-        if (!version) row = await untilSettled(deps.db, deps.bus, row.id, deps.legacyCreateTimeoutMs);
+        if (!version) row = await replicas.untilSettled(row.id, deps.legacyCreateTimeoutMs);
         return { replica: serializeReplicaListItem(row) };
       },
     }),

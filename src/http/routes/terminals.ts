@@ -2,12 +2,10 @@
  * Terminal sessions of a workspace (interop §5, seed endpoint 4). The shells live in a
  * worker; these routes reach them through the terminal client over the event bus.
  */
-import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import { object, successSchema } from '../../schemas/common';
 import { sessionParams, terminalInputBody, terminalSessionSchema, terminalSizeBody, workspaceParams } from '../../schemas/terminals';
-import type { TerminalClient } from '../../terminals/client';
-import { createTerminalService } from '../../terminals/service';
+import type { TerminalService } from '../../services/terminals';
 import { defineRoute, type Route } from '../route';
 import { openSse } from '../sse';
 
@@ -26,8 +24,7 @@ function resumeOffset(ctx: Context): number {
   return /^\d{1,15}$/.test(id) ? Number(id) : 0;
 }
 
-export function terminalRoutes(deps: { client: TerminalClient; db: Knex }): Route[] {
-  const terminals = createTerminalService(deps);
+export function terminalRoutes(terminals: TerminalService): Route[] {
   return [
     defineRoute<WorkspaceP>({
       method: 'get',

@@ -3,38 +3,24 @@
  * (created with a personal key) is visible to its owner and to org keys. Anything else is
  * 404, never 403, so ids of other organizations' or members' workspaces leak nothing.
  */
-import type { Knex } from 'knex';
-import { notFound } from '../../domain/errors';
+import type { Transaction } from '../../db';
+import type { ChatRow, ReplicaChatsRepository } from '../../db/replicaChatsRepository';
+import type { ReplicaRow, ReplicasRepository } from '../../db/replicasRepository';
 import type { Actor } from '../../domain/actor';
-import type { ReplicaRow } from '../../db/replicasRepository';
+import { notFound } from '../../domain/errors';
 
-export type { ReplicaRow };
-
-
-export function visibleReplicas(db: Knex, actor: Actor) {
-  return db<ReplicaRow>('replicas')
-    .where({ organization_id: actor.organizationId })
-    .whereNull('deleted_at')
-    .where((q) => {
-      if (actor.keyKind !== 'org') q.whereNull('user_id').orWhere('user_id', actor.userId);
-    });
-}
-
-export async function accessReplica(db: Knex, actor: Actor, id: string): Promise<ReplicaRow> {
-  const row = await visibleReplicas(db, actor).where({ id }).first();
+export async function accessReplica(replicas: ReplicasRepository, actor: Actor, id: string): Promise<ReplicaRow> {
+  const row = await replicas.findVisible(actor, id);
   if (!row) throw notFound('Replica');
-  return row as ReplicaRow;
+  return row;
 }
 
-export function serializeReplicaListItem(row: ReplicaRow) {
-  return {
-    id: row.id,
-    name: row.name,
-    status: row.status,
-    source: row.source,
-    created_at: row.created_at.toISOString(),
-    last_activity_at: row.last_activity_at?.toISOString() ?? null,
-    repositories: row.repositories.map(({ id, name, url }) => ({ id, name, url })),
-    pull_requests: [] as Array<{ repository: string; number: number; url: string }>,
-  };
+/** Reading a sleeping or archived workspace wakes it (interop §4.7). */
+export const isAsleep = (row: Pick<ReplicaRow, 'status'>) => row.status === 'sleeping' || row.status === 'archived';
+
+/** A live chat of the replica, or 404; `forUpdate` (in a transaction) serialises edits of one chat. */
+export async function accessChat(chats: ReplicaChatsRepository, replicaId: string, chatId: string, options: { forUpdate?: boolean } = {}, trx?: Transaction): Promise<ChatRow> {
+  const row = await chats.find(replicaId, chatId, options, trx);
+  if (!row) throw notFound('Chat');
+  return row;
 }

@@ -26,7 +26,7 @@ describe('replica events stream', function () {
   let emitter: ReplicaEventEmitter;
   before(async () => {
     app = await startActivityApp();
-    emitter = createReplicaEventEmitter(db(), harness().database.bus);
+    emitter = createReplicaEventEmitter(harness().database.repos.replicaEvents, harness().database.bus);
   });
   after(async () => {
     await app.close();
@@ -114,7 +114,7 @@ describe('replica events stream', function () {
     const url = harness().config.databaseUrl!;
     const buses: EventBus[] = [createPostgresBus(url, silentLogger), createPostgresBus(url, silentLogger), createPostgresBus(url, silentLogger)];
     const apps = [await startActivityApp({ bus: buses[0] }), await startActivityApp({ bus: buses[1] })];
-    const third = createReplicaEventEmitter(db(), buses[2]!);
+    const third = createReplicaEventEmitter(harness().database.repos.replicaEvents, buses[2]!);
     const org = await newOrg();
     const replica = await insertReplica(org.organization_id);
     const noise = await insertReplica(org.organization_id);

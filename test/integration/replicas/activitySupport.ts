@@ -5,35 +5,42 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { createSecretBox } from '../../../src/crypto/secretBox';
 import type { EventBus } from '../../../src/events/bus';
 import { createReplicaEventEmitter } from '../../../src/events/replicaEvents';
 import { createApp } from '../../../src/http/app';
-import { replicaActivityRoutes } from '../../../src/http/routes/replicaActivity';
+import { replicaChatRoutes } from '../../../src/http/routes/replicaChats';
+import { replicaEventRoutes } from '../../../src/http/routes/replicaEvents';
 import { silentLogger } from '../../../src/logger';
-import { createReplicaActivityService, type ReplicaActivityService } from '../../../src/services/replicaActivity';
+import { createReplicasService, type ReplicasService } from '../../../src/services/replicas';
 import { harness } from '../../support/harness';
 
 export interface ActivityApp {
   baseUrl: string;
-  service: ReplicaActivityService;
+  service: ReplicasService;
   woken: string[];
   close(): Promise<void>;
 }
 
 export async function startActivityApp(options: { bus?: EventBus; heartbeatMs?: number } = {}): Promise<ActivityApp> {
-  const { db } = harness().database;
+  const { repos } = harness().database;
   const bus = options.bus ?? harness().database.bus;
   const woken: string[] = [];
-  const service = createReplicaActivityService({
-    db,
+  const unused = () => Promise.reject(new Error('not used by the chat and event routes'));
+  const service = createReplicasService({
+    repos,
     bus,
-    events: createReplicaEventEmitter(db, bus),
-    wake: async (replicaId) => void woken.push(replicaId),
+    events: createReplicaEventEmitter(repos.replicaEvents, bus),
+    temporal: { requestLifecycle: async (replicaId) => (woken.push(replicaId), true), startWorkspace: unused, requestWork: unused },
+    secretBox: createSecretBox(harness().config.encryptionKeys),
+    environments: { access: unused },
+    policy: { resolveAgentAndModel: unused, isModelAllowed: unused, defaultEnvironmentId: unused },
+    timings: { idleMs: 0, archiveAfterMs: 0, historyLimit: 0 },
   });
   const app = createApp({
     logger: silentLogger,
     identity: harness().api.services.identity,
-    routes: replicaActivityRoutes(service, { logger: silentLogger, heartbeatMs: options.heartbeatMs }),
+    routes: [...replicaEventRoutes(service, { logger: silentLogger, heartbeatMs: options.heartbeatMs }), ...replicaChatRoutes(service)],
     bodyLimitBytes: 1 << 20,
   });
   const server: Server = app.listen(0, '127.0.0.1');

@@ -11,6 +11,7 @@ import { createApp } from '../../../src/http/app';
 import { createLogger } from '../../../src/logger';
 import { terminalRoutes } from '../../../src/http/routes/terminals';
 import { createDocker } from '../../../src/sandbox';
+import { createTerminalService } from '../../../src/services/terminals';
 import { createTerminalClient, createTerminalManager, type TerminalClient, type TerminalManager } from '../../../src/terminals';
 import { harness } from '../../support/harness';
 import { newOrg, type Answer } from '../../support/http';
@@ -39,7 +40,7 @@ export async function startRig(): Promise<Rig> {
   const openTty = createDockerOpenTty(docker, (id) => containers.get(id));
   const managers: TerminalManager[] = [];
   const startManager = async (owner = `test-terminals-${randomUUID().slice(0, 8)}`) => {
-    const manager = createTerminalManager({ bus: h.database.bus, db: h.database.db, owner, openTty, logger: childLogger() });
+    const manager = createTerminalManager({ bus: h.database.bus, repository: h.database.repos.terminalSessions, owner, openTty, logger: childLogger() });
     await manager.start();
     managers.push(manager);
     return manager;
@@ -49,7 +50,7 @@ export async function startRig(): Promise<Rig> {
   const app = createApp({
     logger: childLogger(),
     identity: h.api.services.identity,
-    routes: terminalRoutes({ client, db: h.database.db }),
+    routes: terminalRoutes(createTerminalService({ client, repos: h.database.repos })),
     bodyLimitBytes: h.config.bodyLimitBytes,
   });
   const server: Server = app.listen(0, '127.0.0.1');

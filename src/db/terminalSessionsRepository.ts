@@ -1,6 +1,18 @@
 /** `terminal_sessions` rows, and the little of `replicas` that terminals need. */
 import type { Knex } from 'knex';
-import type { TerminalSessionRow } from './types';
+
+/** A row of `terminal_sessions`. */
+export interface TerminalSessionRow {
+  id: string;
+  replicaId: string;
+  owner: string;
+  cols: number;
+  rows: number;
+  title: string;
+  exited: boolean;
+  exitCode: number | null;
+  createdAt: Date;
+}
 
 export interface ReplicaAccess {
   id: string;

@@ -5,9 +5,9 @@
  * notifications cannot lose, repeat or reorder an event. `poke()` looks again without a
  * notification (the heartbeat calls it, which also covers a bus reconnect).
  */
-import type { Knex } from 'knex';
+import type { ReplicaEventsRepository } from '../../db/replicaEventsRepository';
 import type { EventBus } from '../../events/bus';
-import { replicaChannel, toReplicaEvent, type ReplicaEvent } from '../../events/replicaEvents';
+import { replicaChannel, type ReplicaEvent } from '../../events/replicaEvents';
 import type { EventWatermark } from './eventWatermark';
 
 export interface FollowHandle {
@@ -25,19 +25,8 @@ export interface FollowOptions {
 
 const BATCH = 500;
 
-async function readRange(db: Knex, replicaId: string, after: bigint, upTo: bigint): Promise<ReplicaEvent[]> {
-  const rows = await db('replica_events')
-    .where({ replica_id: replicaId })
-    .where('id', '>', after.toString())
-    .where('id', '<=', upTo.toString())
-    .orderBy('id')
-    .limit(BATCH)
-    .select('id', 'ts', 'type', 'payload');
-  return rows.map(toReplicaEvent);
-}
-
-export function createReplicaEventFeed(deps: { db: Knex; bus: EventBus; watermark: EventWatermark }) {
-  const { db, bus, watermark } = deps;
+export function createReplicaEventFeed(deps: { events: ReplicaEventsRepository; bus: EventBus; watermark: EventWatermark }) {
+  const { events, bus, watermark } = deps;
 
   return {
     async follow(replicaId: string, options: FollowOptions): Promise<FollowHandle> {
@@ -53,7 +42,7 @@ export function createReplicaEventFeed(deps: { db: Knex; bus: EventBus; watermar
           const upTo = watermark.current();
           for (;;) {
             if (stopped || cursor === null) return;
-            const batch = await readRange(db, replicaId, cursor, upTo);
+            const batch = await events.read(replicaId, { afterId: cursor.toString(), upTo: upTo.toString(), limit: BATCH });
             if (batch.length === 0) break;
             await options.deliver(batch);
             cursor = BigInt(batch[batch.length - 1]!.id);

@@ -4,21 +4,13 @@
  * chat apply one after the other; the worker claiming the head concurrently is harmless, since
  * every edit touches only rows that are still `queued`. Each edit emits `chat.updated`.
  */
-import type { Knex } from 'knex';
+import type { Repositories, Transaction } from '../../db';
+import type { QueuedRow } from '../../db/replicaMessagesRepository';
+import type { Actor } from '../../domain/actor';
 import { notFound } from '../../domain/errors';
 import type { ReplicaEventEmitter } from '../../events/replicaEvents';
-import type { Actor } from '../../domain/actor';
-import { accessReplica } from '../replicas/access';
-import { findChat, loadEngineChat } from './chatRows';
-
-interface QueuedRow {
-  id: string;
-  content: string;
-  queue_position: number;
-  created_at: Date;
-  sender_user_id: string | null;
-  sender_email: string | null;
-}
+import { accessChat, accessReplica } from './access';
+import { engineChatSummary } from './serialize';
 
 export interface QueueView {
   chatId: string;
@@ -36,13 +28,6 @@ function serializeQueued(row: QueuedRow) {
   };
 }
 
-function queuedRows(db: Knex, chatId: string): Promise<QueuedRow[]> {
-  return db('replica_messages')
-    .where({ chat_id: chatId, status: 'queued' })
-    .orderBy([{ column: 'queue_position' }, { column: 'created_at' }, { column: 'id' }])
-    .select('id', 'content', 'queue_position', 'created_at', 'sender_user_id', 'sender_email');
-}
-
 /**
  * The position that puts a message at `index` of `others` (the queue without it): halfway
  * between its new neighbours, or null when doubles can no longer tell them apart.
@@ -58,44 +43,43 @@ export function positionBetween(others: readonly number[], index: number): numbe
   return middle > before && middle < after ? middle : null;
 }
 
-export function createQueueService(deps: { db: Knex; events: ReplicaEventEmitter }) {
-  const { db, events } = deps;
+export function createQueueService(deps: { repos: Pick<Repositories, 'transact' | 'replicas' | 'replicaChats' | 'replicaMessages'>; events: ReplicaEventEmitter }) {
+  const { repos, events } = deps;
+  const { replicas, replicaChats, replicaMessages } = repos;
 
   /** Runs an edit with the chat locked, then answers the queue as it is after the edit. */
-  async function edit(actor: Actor, replicaId: string, chatId: string, change: (trx: Knex.Transaction) => Promise<void>): Promise<QueueView['queue']> {
-    const replica = await accessReplica(db, actor, replicaId);
-    const queue = await db.transaction(async (trx) => {
-      await findChat(trx, replica.id, chatId, { forUpdate: true });
+  async function edit(actor: Actor, replicaId: string, chatId: string, change: (trx: Transaction) => Promise<void>): Promise<QueueView['queue']> {
+    const replica = await accessReplica(replicas, actor, replicaId);
+    return repos.transact(async (trx) => {
+      await accessChat(replicaChats, replica.id, chatId, { forUpdate: true }, trx);
       await change(trx);
-      await trx('replica_chats').where({ id: chatId }).update({ updated_at: trx.fn.now() });
-      const chat = await loadEngineChat(trx, replica.id, chatId);
-      await events.emit(replica.id, 'chat.updated', { chat }, trx);
-      return (await queuedRows(trx, chatId)).map(serializeQueued);
+      await replicaChats.touch(chatId, trx);
+      const chat = await replicaChats.findWithLastMessage(replica.id, chatId, trx);
+      await events.emit(replica.id, 'chat.updated', { chat: chat ? engineChatSummary(chat) : null }, trx);
+      return (await replicaMessages.queued(chatId, trx)).map(serializeQueued);
     });
-    return queue;
   }
 
   return {
     async get(actor: Actor, replicaId: string, chatId: string): Promise<QueueView> {
-      const replica = await accessReplica(db, actor, replicaId);
-      const chat = await findChat(db, replica.id, chatId);
-      return { chatId: chat.id, processing: chat.processing, queue: (await queuedRows(db, chat.id)).map(serializeQueued) };
+      const replica = await accessReplica(replicas, actor, replicaId);
+      const chat = await accessChat(replicaChats, replica.id, chatId);
+      return { chatId: chat.id, processing: chat.processing, queue: (await replicaMessages.queued(chat.id)).map(serializeQueued) };
     },
 
     clear: (actor: Actor, replicaId: string, chatId: string) =>
       edit(actor, replicaId, chatId, async (trx) => {
-        await trx('replica_messages').where({ chat_id: chatId, status: 'queued' }).delete();
+        await replicaMessages.deleteQueued(chatId, undefined, trx);
       }),
 
     remove: (actor: Actor, replicaId: string, chatId: string, messageId: string) =>
       edit(actor, replicaId, chatId, async (trx) => {
-        const removed = await trx('replica_messages').where({ id: messageId, chat_id: chatId, status: 'queued' }).delete();
-        if (removed === 0) throw notFound('Queued message');
+        if ((await replicaMessages.deleteQueued(chatId, messageId, trx)) === 0) throw notFound('Queued message');
       }),
 
     reorder: (actor: Actor, replicaId: string, chatId: string, input: { messageId: string; position: number }) =>
       edit(actor, replicaId, chatId, async (trx) => {
-        const rows = await queuedRows(trx, chatId);
+        const rows = await replicaMessages.queued(chatId, trx);
         const from = rows.findIndex((r) => r.id === input.messageId);
         if (from === -1) throw notFound('Queued message');
         const others = rows.filter((r) => r.id !== input.messageId);
@@ -104,7 +88,7 @@ export function createQueueService(deps: { db: Knex; events: ReplicaEventEmitter
           input.position,
         );
         if (position !== null) {
-          await trx('replica_messages').where({ id: input.messageId }).update({ queue_position: position });
+          await replicaMessages.setQueuePosition(input.messageId, position, trx);
           return;
         }
         // Neighbours too close to split: renumber the whole queue, keeping it after anything
@@ -112,9 +96,7 @@ export function createQueueService(deps: { db: Knex; events: ReplicaEventEmitter
         const ordered = [...others];
         ordered.splice(Math.min(input.position, others.length), 0, rows[from]!);
         const base = Math.floor(rows[0]!.queue_position);
-        for (const [i, row] of ordered.entries()) {
-          await trx('replica_messages').where({ id: row.id }).update({ queue_position: base + i });
-        }
+        for (const [i, row] of ordered.entries()) await replicaMessages.setQueuePosition(row.id, base + i, trx);
       }),
   };
 }

@@ -15,7 +15,7 @@
  * transaction that never ends. One watermark serves every stream of a process, and costs one
  * indexed query per round whatever the number of listeners.
  */
-import type { Knex } from 'knex';
+import type { ReplicaEventsRepository } from '../../db/replicaEventsRepository';
 
 export interface EventWatermark {
   /** The last settled id (0 before the first round). */
@@ -45,7 +45,7 @@ interface Pending {
   since: number;
 }
 
-export function createEventWatermark(db: Knex, options: WatermarkOptions = {}): EventWatermark {
+export function createEventWatermark(events: ReplicaEventsRepository, options: WatermarkOptions = {}): EventWatermark {
   const recheckMs = options.recheckMs ?? 25;
   const minGapAgeMs = options.minGapAgeMs ?? 100;
   const maxGapWaitMs = options.maxGapWaitMs ?? 10_000;
@@ -60,29 +60,18 @@ export function createEventWatermark(db: Knex, options: WatermarkOptions = {}): 
   let closed = false;
   const listeners = new Set<() => void>();
 
-  async function finished(snapshot: string): Promise<boolean> {
-    const { rows } = await db.raw(
-      `SELECT coalesce(bool_and(pg_xact_status(x) IS DISTINCT FROM 'in progress'), true) AS done
-         FROM pg_snapshot_xip(?::pg_snapshot) AS x`,
-      [snapshot],
-    );
-    return rows[0].done === true;
-  }
-
   async function settles(pending: Pending): Promise<boolean> {
     const age = Date.now() - pending.since;
     if (age >= maxGapWaitMs) return true;
-    return age >= minGapAgeMs && (await finished(pending.snapshot));
+    return age >= minGapAgeMs && (await events.snapshotSettled(pending.snapshot));
   }
 
   async function round(): Promise<boolean> {
     let moved = false;
     if (settled === null) {
       if (!boot) {
-        const { rows } = await db.raw(
-          'SELECT pg_current_snapshot()::text AS snapshot, (SELECT coalesce(max(id), 0) FROM replica_events)::text AS max',
-        );
-        boot = { at: BigInt(rows[0].max), snapshot: rows[0].snapshot, since: Date.now() };
+        const { snapshot, maxId } = await events.snapshotWithMaxId();
+        boot = { at: maxId, snapshot, since: Date.now() };
       }
       // Nothing can be read before the first watermark, so the first round waits for it.
       while (!(await settles(boot))) await new Promise((resolve) => setTimeout(resolve, recheckMs));
@@ -91,17 +80,12 @@ export function createEventWatermark(db: Knex, options: WatermarkOptions = {}): 
       moved = true;
     }
     for (;;) {
-      const { rows } = await db.raw(
-        `SELECT pg_current_snapshot()::text AS snapshot,
-                ARRAY(SELECT id::text FROM replica_events WHERE id > ? ORDER BY id LIMIT ?) AS ids`,
-        [settled.toString(), batchSize],
-      );
-      const ids: bigint[] = (rows[0].ids as string[]).map((id) => BigInt(id));
+      const { snapshot, ids } = await events.snapshotWithIdsAfter(settled, batchSize);
       let blocked = false;
       for (const id of ids) {
         const next: bigint = settled + 1n;
         if (id !== next) {
-          if (!gap || gap.at !== next) gap = { at: next, snapshot: rows[0].snapshot, since: Date.now() };
+          if (!gap || gap.at !== next) gap = { at: next, snapshot, since: Date.now() };
           if (!(await settles(gap))) {
             blocked = true;
             break;

@@ -3,16 +3,16 @@
  * limit, and the bookkeeping of sessions whose worker has gone away.
  */
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
+import type { Repositories } from '../db';
+import type { ReplicaAccess } from '../db/terminalSessionsRepository';
 import { conflict, isDomainError, notFound, rateLimited } from '../domain/errors';
 import type { Actor } from '../domain/actor';
-import type { Following, TerminalClient } from './client';
-import { createTerminalSessionsRepository, type ReplicaAccess } from './repository';
-import { TERMINAL_LIMITS, sessionView, type TerminalSessionRow, type TerminalSessionView } from './types';
+import type { Following, TerminalClient } from '../terminals/client';
+import { TERMINAL_LIMITS, sessionView, type TerminalSessionRow, type TerminalSessionView } from '../terminals/types';
 
-export function createTerminalService(deps: { client: TerminalClient; db: Knex }) {
+export function createTerminalService(deps: { client: TerminalClient; repos: Pick<Repositories, 'terminalSessions'> }) {
   const { client } = deps;
-  const repo = createTerminalSessionsRepository(deps.db);
+  const repo = deps.repos.terminalSessions;
 
   /** Another organization's workspace, or another user's personal one, does not exist. */
   async function workspace(actor: Actor, workspaceId: string): Promise<ReplicaAccess> {

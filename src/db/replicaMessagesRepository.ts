@@ -1,0 +1,133 @@
+/**
+ * The `replica_messages` table: each chat's queue (status `queued`, in `queue_position` order)
+ * and the turns that ran it (`running`, then `completed`, `failed` or `interrupted`).
+ */
+import type { Knex } from 'knex';
+import type { ThinkingLevel } from '../agents/catalog';
+
+export type MessageStatus = 'queued' | 'running' | 'completed' | 'failed' | 'interrupted';
+
+export interface MessageRow {
+  id: string;
+  replica_id: string;
+  chat_id: string;
+  content: string;
+  status: MessageStatus;
+  queue_position: number;
+  coding_agent: string;
+  model: string | null;
+  options: { plan_mode?: boolean; goal_mode?: boolean; fast_mode?: boolean; thinking_level?: ThinkingLevel | null; images?: unknown[] } | null;
+  sender_user_id: string | null;
+  sender_email: string | null;
+  error: string | null;
+  /** The process session of a running turn's agent in its container, recorded once it starts. */
+  agent_session?: number | null;
+  created_at: Date;
+  started_at: Date | null;
+  completed_at: Date | null;
+}
+
+export type QueuedRow = Pick<MessageRow, 'id' | 'content' | 'queue_position' | 'created_at' | 'sender_user_id' | 'sender_email'>;
+
+export interface NewMessage {
+  id: string;
+  replica_id: string;
+  chat_id: string;
+  content: string;
+  coding_agent: string;
+  model: string | null;
+  options: Record<string, unknown>;
+  sender_user_id: string | null;
+  sender_email: string | null;
+}
+
+export interface Sender {
+  sender_user_id: string | null;
+  sender_email: string | null;
+  created_at: Date;
+}
+
+export function createReplicaMessagesRepository(db: Knex) {
+  return {
+    async queued(chatId: string, trx: Knex = db): Promise<QueuedRow[]> {
+      return trx('replica_messages')
+        .where({ chat_id: chatId, status: 'queued' })
+        .orderBy([{ column: 'queue_position' }, { column: 'created_at' }, { column: 'id' }])
+        .select('id', 'content', 'queue_position', 'created_at', 'sender_user_id', 'sender_email');
+    },
+
+    /**
+     * Appends a message at the end of its chat's queue; `ahead` counts the messages queued or
+     * running before it. Call it with the replica locked, so two sends keep their order.
+     */
+    async enqueue(message: NewMessage, trx: Knex): Promise<{ ahead: number }> {
+      const ahead = await trx('replica_messages').where({ chat_id: message.chat_id }).whereIn('status', ['queued', 'running']).count({ count: '*' }).first();
+      const max = await trx('replica_messages').where({ chat_id: message.chat_id }).max({ max: 'queue_position' }).first();
+      await trx('replica_messages').insert({
+        ...message,
+        status: 'queued',
+        queue_position: Number(max?.max ?? 0) + 1,
+        options: JSON.stringify(message.options),
+      });
+      return { ahead: Number(ahead?.count ?? 0) };
+    },
+
+    /** Drops one queued message, or all of the chat's when `messageId` is absent; the count dropped. */
+    async deleteQueued(chatId: string, messageId?: string, trx: Knex = db): Promise<number> {
+      return trx('replica_messages')
+        .where({ chat_id: chatId, status: 'queued', ...(messageId ? { id: messageId } : {}) })
+        .delete();
+    },
+
+    async setQueuePosition(messageId: string, position: number, trx: Knex = db): Promise<void> {
+      await trx('replica_messages').where({ id: messageId }).update({ queue_position: position });
+    },
+
+    /**
+     * The chat's next queued message, now `running` with its chat marked processing; null when
+     * nothing is queued. A message another worker is claiming is skipped, not waited for.
+     */
+    async claimNext(chatId: string): Promise<MessageRow | null> {
+      return db.transaction(async (trx) => {
+        const next = (await trx('replica_messages').where({ chat_id: chatId, status: 'queued' }).orderBy('queue_position').forUpdate().skipLocked().first()) as
+          | MessageRow
+          | undefined;
+        if (!next) return null;
+        await trx('replica_messages').where({ id: next.id }).update({ status: 'running', started_at: trx.fn.now() });
+        await trx('replica_chats').where({ id: chatId }).update({ processing: true, updated_at: trx.fn.now() });
+        return next;
+      });
+    },
+
+    /** The chat's running message (a chat runs one turn at a time). */
+    async running(chatId: string, trx: Knex = db): Promise<MessageRow | null> {
+      return ((await trx('replica_messages').where({ chat_id: chatId, status: 'running' }).first()) as MessageRow | undefined) ?? null;
+    },
+
+    async setAgentSession(messageId: string, sessionId: number, trx: Knex = db): Promise<void> {
+      await trx('replica_messages').where({ id: messageId }).update({ agent_session: sessionId });
+    },
+
+    async finish(messageId: string, status: Exclude<MessageStatus, 'queued' | 'running'>, error: string | null, trx: Knex = db): Promise<void> {
+      await trx('replica_messages').where({ id: messageId }).update({ status, completed_at: trx.fn.now(), error });
+    },
+
+    /**
+     * Who sent the chat's messages: those in `messageIds`, and any recorded between `from` and
+     * `to`; messages with neither a sender user nor an email are left out.
+     */
+    async senders(chatId: string, window: { from: Date; to: Date; messageIds: string[] }, trx: Knex = db): Promise<Sender[]> {
+      return trx('replica_messages')
+        .where({ chat_id: chatId })
+        .where((q) => q.whereNotNull('sender_user_id').orWhereNotNull('sender_email'))
+        .where((q) => {
+          void q.whereBetween('created_at', [window.from, window.to]);
+          if (window.messageIds.length > 0) void q.orWhereIn('id', window.messageIds);
+        })
+        .orderBy([{ column: 'created_at' }, { column: 'id' }])
+        .select('sender_user_id', 'sender_email', 'created_at');
+    },
+  };
+}
+
+export type ReplicaMessagesRepository = ReturnType<typeof createReplicaMessagesRepository>;

@@ -1,0 +1,43 @@
+/**
+ * The `include=environment` block of a replica (interop §4.2): what the workspace was given,
+ * by name only — never a value — and which agents it can run.
+ */
+import { AGENTS } from '../../agents/catalog';
+import type { Repositories } from '../../db';
+import type { ReplicaRow } from '../../db/replicasRepository';
+
+export async function environmentBlock(repos: Pick<Repositories, 'environments' | 'environmentResources' | 'credentials' | 'replicaLogs'>, row: ReplicaRow) {
+  const layers = row.environment_id ? await repos.environments.layers(row.organization_id, row.environment_id) : null;
+  const global = layers ? null : await repos.environments.findGlobal(row.organization_id);
+  const ids = layers ? layers.map((l) => l.environment.id) : global ? [global.id] : [];
+  const [names, orgCredentials, ownCredentials, hookLogs] = await Promise.all([
+    repos.environmentResources.namesOf(ids),
+    repos.credentials.listFor({ organizationId: row.organization_id, userId: null }),
+    row.user_id ? repos.credentials.listFor({ organizationId: row.organization_id, userId: row.user_id }) : [],
+    repos.replicaLogs.hookLogs(row.id, 'start'),
+  ]);
+  const codingAgents = Object.fromEntries(
+    Object.keys(AGENTS).map((agent) => {
+      // A personal credential wins over the organization's, as at run time.
+      const found = ownCredentials.find((c) => c.agent === agent) ?? orgCredentials.find((c) => c.agent === agent);
+      return [agent, { available: !!found, auth_method: found?.kind ?? null }];
+    }),
+  );
+  const failed = hookLogs.some((h) => h.exit_code !== 0 || h.timed_out);
+  return {
+    environment_id: row.environment_id,
+    engine_version: 'hangar-1',
+    files_uploaded: names.files,
+    env_vars_set: names.variables,
+    skills_installed: names.skills,
+    integrations: { github: false, gitlab: false, linear: false, slack: false, google: false },
+    coding_agents: codingAgents,
+    hooks: {
+      global_warm_hook: null,
+      repositories: row.repositories.map((r) => ({ repository_name: r.name, warm_hook: null, start_hook: null })),
+      environment_start_hooks: { status: hookLogs.length === 0 ? 'none' : failed ? 'failed' : 'completed', count: hookLogs.length },
+    },
+    provisioning_error: (row.config.provisioning_error as { message?: string } | undefined) ?? null,
+    last_updated_at: row.updated_at.toISOString(),
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * A chat's agent history, paged backwards from the newest event (interop §4.11), and the
+ * workspace's hook logs (interop §4.12).
+ */
+import type { Repositories } from '../../db';
+import type { ReplicaRow } from '../../db/replicasRepository';
+import type { Actor } from '../../domain/actor';
+import { accessChat, accessReplica } from './access';
+import { serializeHookLog } from './serialize';
+
+export interface HistoryQuery {
+  chat_id?: string;
+  limit: number;
+  offset: number;
+}
+
+export function createHistoryService(deps: {
+  repos: Pick<Repositories, 'replicas' | 'replicaChats' | 'replicaMessages' | 'replicaLogs'>;
+  wakeIfAsleep: (row: ReplicaRow) => Promise<boolean>;
+}) {
+  const { replicas, replicaChats, replicaMessages, replicaLogs } = deps.repos;
+
+  return {
+    async history(actor: Actor, replicaId: string, query: HistoryQuery) {
+      const replica = await accessReplica(replicas, actor, replicaId);
+      const chat = query.chat_id ? await accessChat(replicaChats, replica.id, query.chat_id) : await replicaChats.latest(replica.id);
+      const waking = await deps.wakeIfAsleep(replica);
+      const base = { coding_agent: chat?.provider ?? replica.coding_agent, waking };
+      if (!chat) return { thread_id: null, events: [], total: 0, has_more: false, ...base, senders: [] };
+
+      const total = await replicaLogs.countAgentEvents(replica.id, chat.id);
+      const page = await replicaLogs.agentEventsFromNewest(replica.id, chat.id, query);
+
+      // Who sent the messages this page shows: those its events belong to, and any sent
+      // while it was being recorded (events need not carry a message id).
+      let senders: Array<{ senderUserId: string | null; senderEmail: string | null; recordedAt: string }> = [];
+      if (page.length > 0) {
+        const messageIds = [...new Set(page.map((e) => e.message_id).filter((id): id is string => !!id))];
+        const rows = await replicaMessages.senders(chat.id, { from: page[0]!.timestamp, to: page[page.length - 1]!.timestamp, messageIds });
+        senders = rows.map((r) => ({ senderUserId: r.sender_user_id, senderEmail: r.sender_email, recordedAt: r.created_at.toISOString() }));
+      }
+      return {
+        thread_id: chat.id,
+        events: page.map((e) => ({ timestamp: e.timestamp.toISOString(), type: e.type, payload: e.payload })),
+        total,
+        has_more: query.offset + page.length < total,
+        ...base,
+        senders,
+      };
+    },
+
+    async hookLogs(actor: Actor, replicaId: string) {
+      const replica = await accessReplica(replicas, actor, replicaId);
+      const rows = await replicaLogs.hookLogs(replica.id);
+      return {
+        warm_hooks: { logs: rows.filter((r) => r.kind === 'warm').map(serializeHookLog) },
+        start_hooks: { logs: rows.filter((r) => r.kind === 'start').map(serializeHookLog) },
+      };
+    },
+  };
+}
+
+export type HistoryService = ReturnType<typeof createHistoryService>;
