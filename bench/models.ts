@@ -168,12 +168,12 @@ async function main() {
   const closers: Array<() => Promise<void>> = [];
   try {
     await migrate(database, config);
-    const org = await createAdmin(database.db).createOrganization({ name: 'bench' });
+    const org = await createAdmin(database.repos).createOrganization({ name: 'bench' });
     const providerKey = `sk-bench-${randomBytes(8).toString('hex')}`;
 
-    const identity = createIdentityService(database.db);
+    const identity = createIdentityService(database.repos);
     const catalog = createModelCatalogService({
-      db: database.db,
+      repos: database.repos,
       config,
       logger,
       organizationSecret: async (organizationId, agent) => (organizationId === org.organization_id && agent === 'agent_3' ? providerKey : null),

@@ -1,12 +1,9 @@
 /**
- * Operator actions behind `hangar admin ...`, the dev seed and test fixtures: they write the
- * database directly, since they create what API keys are checked against.
+ * Operator actions behind `hangar admin ...`, the dev seed and test fixtures: they write
+ * through the repositories directly, since they create what API keys are checked against.
  */
-import type { Knex } from 'knex';
 import type { ApiKeyKind } from '../crypto/apiKeys';
-import { createEnvironmentsRepository } from '../db/environmentsRepository';
-import { createIdentityRepository } from '../db/identityRepository';
-import { createRepositoriesRepository } from '../db/repositoriesRepository';
+import type { Repositories } from '../db';
 import { createIdentityService } from '../services/identity';
 
 export interface CreatedOrganization {
@@ -16,15 +13,13 @@ export interface CreatedOrganization {
   admin: { user_id: string; email: string; personal_api_key: string };
 }
 
-export function createAdmin(db: Knex) {
-  const identityRepo = createIdentityRepository(db);
-  const identity = createIdentityService(db, identityRepo);
-  const repositories = createRepositoriesRepository(db);
-  const environments = createEnvironmentsRepository(db);
+export function createAdmin(repos: Pick<Repositories, 'transact' | 'identity' | 'environments' | 'codeRepositories'>) {
+  const { transact, identity: identityRepo, environments, codeRepositories: repositories } = repos;
+  const identity = createIdentityService(repos);
 
   return {
     async createOrganization(input: { name: string; adminEmail?: string; adminName?: string }): Promise<CreatedOrganization> {
-      return db.transaction(async (trx) => {
+      return transact(async (trx) => {
         const org = await identityRepo.insertOrganization(input.name, trx);
         const global = await environments.ensureGlobal(org.id, trx);
         const admin = await identityRepo.insertUser(
@@ -43,7 +38,7 @@ export function createAdmin(db: Knex) {
     },
 
     async createUser(input: { organizationId: string; email: string; displayName?: string; role?: 'admin' | 'member' }) {
-      return db.transaction(async (trx) => {
+      return transact(async (trx) => {
         if (!(await identityRepo.findOrganization(input.organizationId, trx))) throw new Error('organization not found');
         const user = await identityRepo.insertUser(
           { organizationId: input.organizationId, email: input.email, displayName: input.displayName ?? input.email, role: input.role ?? 'member' },
@@ -74,7 +69,7 @@ export function createAdmin(db: Knex) {
     },
 
     async addRepositorySet(input: { organizationId: string; name: string; description?: string; repositoryIds: string[] }) {
-      return db.transaction(async (trx) => {
+      return transact(async (trx) => {
         const found = await repositories.findMany(input.organizationId, input.repositoryIds, trx);
         const missing = input.repositoryIds.filter((id) => !found.some((r) => r.id === id));
         if (missing.length > 0) throw new Error(`repositories not found in this organization: ${missing.join(', ')}`);

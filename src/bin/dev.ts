@@ -10,7 +10,7 @@ import { createAdmin } from '../admin';
 import { loadConfig } from '../config';
 import { generateEncryptionKey } from '../crypto/secretBox';
 import { createLogger } from '../logger';
-import { buildApi, migrate, openDatabase, startWorker } from '../runtime';
+import { buildApi, migrate, openDatabase, startWorker } from '../processes';
 import { freePort, startTemporalDevServer } from '../temporal/devServer';
 import { defaultSandboxImage, resolveTemporalCli } from '../toolchain';
 import { onShutdown } from './shutdown';
@@ -86,9 +86,9 @@ async function main() {
 
   const credentialsPath = join(dataDir, 'dev-credentials.json');
   let credentials = readJson<DevCredentials>(credentialsPath);
-  const known = credentials && (await database.db('organizations').where({ id: credentials.organization_id }).first());
+  const known = credentials && (await database.repos.identity.findOrganization(credentials.organization_id));
   if (!credentials || !known) {
-    const org = await createAdmin(database.db).createOrganization({ name: 'Dev organization', adminEmail: 'dev@localhost', adminName: 'Dev' });
+    const org = await createAdmin(database.repos).createOrganization({ name: 'Dev organization', adminEmail: 'dev@localhost', adminName: 'Dev' });
     credentials = {
       organization_id: org.organization_id,
       user_id: org.admin.user_id,

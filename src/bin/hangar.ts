@@ -92,7 +92,7 @@ async function main(argv: string[]): Promise<number> {
   const database = await openDatabase(config, silentLogger, join(dataDir, 'pgdata'));
   try {
     await migrate(database, config);
-    const admin = createAdmin(database.db);
+    const admin = createAdmin(database.repos);
     let result: unknown;
     switch (command) {
       case 'create-org':

@@ -87,6 +87,11 @@ export function createCredentialsRepository(db: Knex) {
       return (await owned(trx('agent_credentials'), owner).where({ agent }).delete()) > 0;
     },
 
+    /** Locks one row by id for the rest of `trx`. */
+    async lock(id: string, trx: Knex): Promise<CredentialRow | null> {
+      return (await trx('agent_credentials').where({ id }).forUpdate().first()) ?? null;
+    },
+
     async touch(id: string, trx: Knex = db): Promise<void> {
       await trx('agent_credentials').where({ id }).update({ last_used_at: trx.fn.now() });
     },

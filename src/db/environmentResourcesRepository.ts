@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 
-interface Scoped {
+export interface Scoped {
   id: string;
   organization_id: string;
   environment_id: string;
@@ -46,10 +46,22 @@ export interface McpRow extends Scoped {
 export type Insert<Row> = Omit<Row, 'id' | 'created_at' | 'updated_at'>;
 export type Patch<Row> = Partial<Omit<Row, keyof Scoped | 'updated_at'>>;
 
-function scopedTable<Row extends Scoped>(db: Knex, table: string, options: { orderBy: string; hasUpdatedAt: boolean }) {
+/**
+ * `orderBy` orders one environment's rows; `layerOrderBy` (default the same) orders the rows
+ * within each environment when several environments' rows are read for a workspace.
+ */
+function scopedTable<Row extends Scoped>(db: Knex, table: string, options: { orderBy: string; layerOrderBy?: string; hasUpdatedAt: boolean }) {
   return {
     async list(environmentId: string, trx: Knex = db): Promise<Row[]> {
       return trx(table).where({ environment_id: environmentId }).orderBy([options.orderBy, 'id']);
+    },
+
+    /** The rows of all these environments (a workspace's layers), by environment. */
+    async ofEnvironments(environmentIds: string[], trx: Knex = db): Promise<Row[]> {
+      if (environmentIds.length === 0) return [];
+      return trx(table)
+        .whereIn('environment_id', environmentIds)
+        .orderBy(['environment_id', options.layerOrderBy ?? options.orderBy, 'id']);
     },
 
     async find(organizationId: string, environmentId: string, id: string, trx: Knex = db): Promise<Row | null> {
@@ -77,6 +89,8 @@ function scopedTable<Row extends Scoped>(db: Knex, table: string, options: { ord
   };
 }
 
+export type ScopedTable<Row extends Scoped> = ReturnType<typeof scopedTable<Row>>;
+
 export function createEnvironmentResourcesRepository(db: Knex) {
   return {
     variables: {
@@ -95,8 +109,20 @@ export function createEnvironmentResourcesRepository(db: Knex) {
         return trx('environment_files').where({ environment_id: environmentId }).select('id', 'path');
       },
     },
-    skills: scopedTable<SkillRow>(db, 'environment_skills', { orderBy: 'slug', hasUpdatedAt: false }),
+    skills: scopedTable<SkillRow>(db, 'environment_skills', { orderBy: 'slug', layerOrderBy: 'name', hasUpdatedAt: false }),
     mcps: scopedTable<McpRow>(db, 'environment_mcps', { orderBy: 'name', hasUpdatedAt: true }),
+
+    /** What these environments give a workspace, by name only: file paths, variable keys, skill slugs. */
+    async namesOf(environmentIds: string[], trx: Knex = db): Promise<{ files: string[]; variables: string[]; skills: string[] }> {
+      const names = (table: string, column: string): Promise<string[]> =>
+        environmentIds.length === 0 ? Promise.resolve([]) : trx(table).whereIn('environment_id', environmentIds).distinct(column).orderBy(column).pluck(column);
+      const [files, variables, skills] = await Promise.all([
+        names('environment_files', 'path'),
+        names('environment_variables', 'key'),
+        names('environment_skills', 'slug'),
+      ]);
+      return { files, variables, skills };
+    },
   };
 }
 

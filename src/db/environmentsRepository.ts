@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { layersOf, type Layer } from '../domain/resolution';
 
 export interface EnvironmentRow {
   id: string;
@@ -39,6 +40,14 @@ const COUNT_TABLES: Array<[keyof EnvironmentCounts, string]> = [
   ['mcp_count', 'environment_mcps'],
 ];
 
+/** Config tables copied when a team environment is created from another. */
+const COPIED_TABLES: Array<{ table: string; columns: string[] }> = [
+  { table: 'environment_variables', columns: ['key', 'value_sealed', 'personal_override_allowed'] },
+  { table: 'environment_files', columns: ['name', 'path', 'content_sealed', 'size_bytes'] },
+  { table: 'environment_skills', columns: ['name', 'slug', 'source'] },
+  { table: 'environment_mcps', columns: ['name', 'transport', 'config_sealed'] },
+];
+
 export function createEnvironmentsRepository(db: Knex) {
   function withCounts(query: Knex.QueryBuilder, trx: Knex) {
     const columns = COUNT_TABLES.map(([alias, table]) =>
@@ -68,6 +77,26 @@ export function createEnvironmentsRepository(db: Knex) {
         [randomUUID(), organizationId, GLOBAL_NAME],
       );
       return trx('environments').where({ organization_id: organizationId, is_global: true }).first();
+    },
+
+    /** The organization's Global environment, or null (without creating it). */
+    async findGlobal(organizationId: string, trx: Knex = db): Promise<EnvironmentRow | null> {
+      return (await trx('environments').where({ organization_id: organizationId, is_global: true }).first()) ?? null;
+    },
+
+    /**
+     * The layers a workspace of the environment resolves (src/domain/resolution.ts), bottom
+     * first; null when the environment is not the organization's.
+     */
+    async layers(organizationId: string, id: string, trx: Knex = db): Promise<Array<Layer<EnvironmentRow>> | null> {
+      const env: EnvironmentRow | undefined = await trx('environments').where({ organization_id: organizationId, id }).first();
+      if (!env) return null;
+      if (env.is_global) return layersOf(env, null, null);
+      const [global, source] = await Promise.all([
+        this.findGlobal(organizationId, trx),
+        env.source_environment_id ? trx('environments').where({ id: env.source_environment_id }).first() : undefined,
+      ]);
+      return layersOf(env, global, (source as EnvironmentRow | undefined) ?? null);
     },
 
     async find(organizationId: string, id: string, trx: Knex = db): Promise<EnvironmentRow | null> {
@@ -118,6 +147,29 @@ export function createEnvironmentsRepository(db: Knex) {
     /** Locks the row so a concurrent "inherit from" and "delete" cannot both pass their checks. */
     async lock(organizationId: string, id: string, trx: Knex): Promise<EnvironmentRow | null> {
       return (await trx('environments').where({ organization_id: organizationId, id }).forUpdate().first()) ?? null;
+    },
+
+    /** FOR SHARE: a concurrent delete of this environment waits until `trx` ends. */
+    async lockShared(organizationId: string, id: string, trx: Knex): Promise<Pick<EnvironmentRow, 'id' | 'user_id'> | null> {
+      return (await trx('environments').where({ organization_id: organizationId, id }).forShare().first('id', 'user_id')) ?? null;
+    },
+
+    /** Copies one environment's variables, files, skills, MCP servers and active hooks to another. */
+    async copyConfig(fromId: string, toId: string, trx: Knex = db): Promise<void> {
+      for (const { table, columns } of COPIED_TABLES) {
+        const cols = columns.join(', ');
+        await trx.raw(
+          `INSERT INTO ${table} (id, organization_id, environment_id, ${cols})
+           SELECT gen_random_uuid(), organization_id, ?, ${cols} FROM ${table} WHERE environment_id = ?`,
+          [toId, fromId],
+        );
+      }
+      await trx.raw(
+        `INSERT INTO environment_hooks (id, organization_id, environment_id, kind, version, content, is_active)
+         SELECT gen_random_uuid(), organization_id, ?, kind, 1, content, true
+           FROM environment_hooks WHERE environment_id = ? AND is_active`,
+        [toId, fromId],
+      );
     },
   };
 }

@@ -54,11 +54,16 @@ export interface ActiveKey {
   lastUsedAt: Date | null;
 }
 
+/** Inserts one row under a fresh id and answers it as stored. */
+async function insertRow<Row>(trx: Knex, table: string, values: Record<string, unknown>): Promise<Row> {
+  const [row] = await trx(table).insert({ id: randomUUID(), ...values }).returning('*');
+  return row;
+}
+
 export function createIdentityRepository(db: Knex) {
   return {
     async insertOrganization(name: string, trx: Knex = db): Promise<OrganizationRow> {
-      const [row] = await trx('organizations').insert({ id: randomUUID(), name }).returning('*');
-      return row;
+      return insertRow(trx, 'organizations', { name });
     },
 
     async findOrganization(id: string, trx: Knex = db): Promise<OrganizationRow | null> {
@@ -69,16 +74,12 @@ export function createIdentityRepository(db: Knex) {
       user: { organizationId: string; email: string; displayName: string; role: 'admin' | 'member' },
       trx: Knex = db,
     ): Promise<UserRow> {
-      const [row] = await trx('users')
-        .insert({
-          id: randomUUID(),
-          organization_id: user.organizationId,
-          email: user.email,
-          display_name: user.displayName,
-          role: user.role,
-        })
-        .returning('*');
-      return row;
+      return insertRow(trx, 'users', {
+        organization_id: user.organizationId,
+        email: user.email,
+        display_name: user.displayName,
+        role: user.role,
+      });
     },
 
     async findUser(organizationId: string, id: string, trx: Knex = db): Promise<UserRow | null> {
@@ -97,19 +98,15 @@ export function createIdentityRepository(db: Knex) {
       },
       trx: Knex = db,
     ): Promise<ApiKeyRow> {
-      const [row] = await trx('api_keys')
-        .insert({
-          id: randomUUID(),
-          organization_id: key.organizationId,
-          user_id: key.userId,
-          kind: key.kind,
-          name: key.name,
-          key_hash: key.hash,
-          display_prefix: key.displayPrefix,
-          ...(key.createdByKeyId ? { created_by_key_id: key.createdByKeyId } : {}),
-        })
-        .returning('*');
-      return row;
+      return insertRow(trx, 'api_keys', {
+        organization_id: key.organizationId,
+        user_id: key.userId,
+        kind: key.kind,
+        name: key.name,
+        key_hash: key.hash,
+        display_prefix: key.displayPrefix,
+        ...(key.createdByKeyId ? { created_by_key_id: key.createdByKeyId } : {}),
+      });
     },
 
     /** One indexed lookup per request: the key, its organization and the owner's role. */

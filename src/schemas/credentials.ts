@@ -1,6 +1,6 @@
 import { AGENT_IDS } from '../agents/catalog';
 import type { JsonSchema } from '../http/route';
-import { SECRET_MAX_BYTES } from '../services/credentialSecrets';
+import { SECRET_MAX_BYTES } from '../domain/credentialSecrets';
 import { dateTime, object, uuid } from './common';
 
 export const agentId: JsonSchema = { enum: [...AGENT_IDS] };

@@ -4,15 +4,16 @@
  * workspace or run resolves one. Secrets are sealed at rest and never leave in full except
  * through `resolveCredential` / `organizationSecret`, which the server itself calls.
  */
-import type { Knex } from 'knex';
 import { AGENT_IDS, AGENTS, type AgentId, type CredentialKind } from '../agents/catalog';
 import type { SecretBox } from '../crypto/secretBox';
-import { createCredentialsRepository, type CredentialOwner, type CredentialRow, type CredentialsRepository } from '../db/credentialsRepository';
+import type { Repositories } from '../db';
+import type { CredentialOwner, CredentialRow } from '../db/credentialsRepository';
 import { invalid, forbidden, notFound } from '../domain/errors';
-import { maskedSecret, sealedKeyId, secretProblem, secretTail } from './credentialSecrets';
+import { maskedSecret, sealedKeyId, secretProblem, secretTail } from '../domain/credentialSecrets';
 import type { Actor } from '../domain/actor';
+import { createCredentialResolver, type CredentialScope, type OAuthTokenRefresher } from '../agents/credentials';
 
-export type CredentialScope = 'organization' | 'personal';
+export type { CredentialScope, OAuthTokenRefresher, ResolvedCredential } from '../agents/credentials';
 
 export interface CredentialInput {
   kind: CredentialKind;
@@ -20,27 +21,6 @@ export interface CredentialInput {
   refresh_token?: string | null;
   expires_at?: string | null;
 }
-
-export interface ResolvedCredential {
-  source: CredentialScope;
-  kind: CredentialKind;
-  secret: string;
-  credentialId: string;
-  /** When an OAuth token expires (null for API keys or when unknown). */
-  expiresAt: Date | null;
-}
-
-/**
- * Refreshing an OAuth token needs the agent vendor's token endpoint, which this service cannot
- * reach here. A deployment that can plugs an implementation in; without one, an expired token
- * is handed out as stored and the agent reports the provider's rejection.
- */
-export interface OAuthTokenRefresher {
-  refresh(input: { agent: AgentId; refreshToken: string }): Promise<{ accessToken: string; refreshToken?: string | null; expiresAt?: Date | null }>;
-}
-
-/** Refresh a token this close to its expiry rather than hand out one about to lapse. */
-const REFRESH_MARGIN_MS = 60_000;
 
 /** What a GET shows of one stored credential: never the secret, at most its last four characters. */
 export interface CredentialView {
@@ -83,14 +63,13 @@ export function serializeCredential(agent: AgentId, scope: CredentialScope, row:
 }
 
 export function createCredentialsService(deps: {
-  db: Knex;
+  repos: Pick<Repositories, 'transact' | 'credentials'>;
   secretBox: SecretBox;
-  repository?: CredentialsRepository;
   oauthRefresher?: OAuthTokenRefresher | null;
 }) {
-  const { db, secretBox } = deps;
-  const repo = deps.repository ?? createCredentialsRepository(db);
-  const refresher = deps.oauthRefresher ?? null;
+  const { secretBox } = deps;
+  const { transact, credentials: repo } = deps.repos;
+  const resolver = createCredentialResolver(deps);
 
   const orgOwner = (actor: Actor): CredentialOwner => ({ organizationId: actor.organizationId, userId: null });
 
@@ -141,32 +120,6 @@ export function createCredentialsService(deps: {
 
   async function remove(owner: CredentialOwner, agent: AgentId): Promise<void> {
     if (!(await repo.delete(owner, agent))) throw notFound('Credential');
-  }
-
-  /** Hands out a usable token, refreshing an expiring OAuth token first when a refresher exists. */
-  async function usable(row: CredentialRow): Promise<{ row: CredentialRow; secret: string }> {
-    const expiring = row.kind === 'oauth_token' && row.expires_at !== null && row.expires_at.getTime() - Date.now() < REFRESH_MARGIN_MS;
-    if (!expiring || !refresher || row.refresh_token_sealed === null) return { row, secret: secretBox.open(row.secret_sealed) };
-    return db.transaction(async (trx) => {
-      // The lock keeps two resolutions from spending the same (possibly single-use) refresh token.
-      const locked = await trx('agent_credentials').where({ id: row.id }).forUpdate().first();
-      if (!locked) return { row, secret: secretBox.open(row.secret_sealed) };
-      const current = locked as CredentialRow;
-      if (current.secret_sealed !== row.secret_sealed || current.refresh_token_sealed === null) {
-        return { row: current, secret: secretBox.open(current.secret_sealed) };
-      }
-      const fresh = await refresher.refresh({ agent: row.agent, refreshToken: secretBox.open(current.refresh_token_sealed) });
-      const secretSealed = secretBox.seal(fresh.accessToken);
-      const write = {
-        secret_sealed: secretSealed,
-        refresh_token_sealed: fresh.refreshToken ? secretBox.seal(fresh.refreshToken) : current.refresh_token_sealed,
-        expires_at: fresh.expiresAt ?? null,
-        key_id: sealedKeyId(secretSealed),
-        secret_tail: secretTail(fresh.accessToken),
-      };
-      await repo.reseal(row.id, write, trx);
-      return { row: { ...current, ...write }, secret: fresh.accessToken };
-    });
   }
 
   return {
@@ -223,32 +176,9 @@ export function createCredentialsService(deps: {
       await remove(personalOwner(actor), agent);
     },
 
-    /**
-     * The credential a workspace or automation run uses (at create and again on wake): the
-     * user's own if they have one, else the organization's; null when neither is set. Marks it used.
-     */
-    async resolveCredential(input: { organizationId: string; userId: string | null; agent: AgentId }): Promise<ResolvedCredential | null> {
-      const found = await repo.findForResolution(input.organizationId, input.userId, input.agent);
-      if (!found) return null;
-      const { row, secret } = await usable(found);
-      await repo.touch(row.id);
-      return {
-        source: row.user_id === null ? 'organization' : 'personal',
-        kind: row.kind,
-        secret,
-        credentialId: row.id,
-        expiresAt: row.expires_at,
-      };
-    },
-
-    /** The organization's credential secret for an agent (for provider calls), or null. Marks it used. */
-    async organizationSecret(organizationId: string, agent: AgentId): Promise<string | null> {
-      const found = await repo.find({ organizationId, userId: null }, agent);
-      if (!found) return null;
-      const { row, secret } = await usable(found);
-      await repo.touch(row.id);
-      return secret;
-    },
+    /** The credential a turn of `agent` uses (personal first) and the organization's secret for provider calls. */
+    resolveCredential: resolver.resolveCredential,
+    organizationSecret: resolver.organizationSecret,
 
     /**
      * Re-seals every credential sealed with a key other than the active one (the first
@@ -259,7 +189,7 @@ export function createCredentialsService(deps: {
       const activeKeyId = sealedKeyId(secretBox.seal(''));
       let total = 0;
       for (;;) {
-        const done = await db.transaction(async (trx) => {
+        const done = await transact(async (trx) => {
           const rows = await repo.lockSealedWithOtherKey(activeKeyId, batchSize, trx);
           for (const row of rows) {
             await repo.reseal(

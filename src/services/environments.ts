@@ -3,9 +3,9 @@
  * environments (live inheritance, locked config), copy-on-create for team environments, and
  * the conditions under which one may be deleted.
  */
-import type { Knex } from 'knex';
-import type { EnvironmentCounts, EnvironmentPatch, EnvironmentRow, EnvironmentsRepository } from '../db/environmentsRepository';
-import type { RepositoriesRepository } from '../db/repositoriesRepository';
+import type { Repositories } from '../db';
+import type { EnvironmentCounts, EnvironmentPatch, EnvironmentRow } from '../db/environmentsRepository';
+import type { Transaction } from '../db/transaction';
 import { invalid, conflict, forbidden, notFound } from '../domain/errors';
 import { isUniqueViolation } from '../db/errors';
 import type { Actor } from '../domain/actor';
@@ -30,15 +30,7 @@ export interface CreateEnvironmentInput {
 export type UpdateEnvironmentInput = Partial<Omit<CreateEnvironmentInput, 'scope' | 'source_environment_id'>>;
 
 /** Checks run on delete that live outside this module (automations reference environments). */
-export type EnvironmentReferenceCheck = (environmentId: string, trx: Knex) => Promise<string | null>;
-
-/** Config tables copied when a team environment is created from another. */
-const COPIED_TABLES: Array<{ table: string; columns: string[] }> = [
-  { table: 'environment_variables', columns: ['key', 'value_sealed', 'personal_override_allowed'] },
-  { table: 'environment_files', columns: ['name', 'path', 'content_sealed', 'size_bytes'] },
-  { table: 'environment_skills', columns: ['name', 'slug', 'source'] },
-  { table: 'environment_mcps', columns: ['name', 'transport', 'config_sealed'] },
-];
+export type EnvironmentReferenceCheck = (environmentId: string, trx: Transaction) => Promise<string | null>;
 
 export function serializeEnvironment(row: EnvironmentRow & EnvironmentCounts) {
   return {
@@ -64,24 +56,22 @@ export function serializeEnvironment(row: EnvironmentRow & EnvironmentCounts) {
 }
 
 export function createEnvironmentsService(deps: {
-  db: Knex;
-  environments: EnvironmentsRepository;
-  repositories: RepositoriesRepository;
+  repos: Pick<Repositories, 'transact' | 'environments' | 'codeRepositories'>;
   referenceChecks?: EnvironmentReferenceCheck[];
 }) {
-  const { db, environments, repositories } = deps;
+  const { transact, environments, codeRepositories: repositories } = deps.repos;
   const referenceChecks = deps.referenceChecks ?? [];
 
   /**
    * Resolves a path id to a row the actor may see. Another organization's or another
    * user's environment is 404; an org key reaching for a personal one is 403.
    */
-  async function access(actor: Actor, id: string, trx: Knex = db): Promise<EnvironmentRow> {
+  async function access(actor: Actor, id: string, trx?: Transaction): Promise<EnvironmentRow> {
     if (id === GLOBAL_ALIAS) return environments.ensureGlobal(actor.organizationId, trx);
     return checkEnvironmentAccess(actor, await environments.find(actor.organizationId, id, trx));
   }
 
-  async function checkBinding(actor: Actor, input: { repository_id?: string | null; repository_set_id?: string | null }, trx: Knex) {
+  async function checkBinding(actor: Actor, input: { repository_id?: string | null; repository_set_id?: string | null }, trx: Transaction) {
     if (input.repository_id && input.repository_set_id) {
       throw invalid('Invalid body', 'body: repository_id and repository_set_id are mutually exclusive');
     }
@@ -93,7 +83,7 @@ export function createEnvironmentsService(deps: {
     }
   }
 
-  async function withCounts(actor: Actor, id: string, trx: Knex = db) {
+  async function withCounts(actor: Actor, id: string, trx?: Transaction) {
     const row = await environments.findWithCounts(actor.organizationId, id, trx);
     if (!row) throw notFound('Environment');
     return row;
@@ -135,7 +125,7 @@ export function createEnvironmentsService(deps: {
       if (personal && input.mobile_testing_enabled) {
         throw invalid('Invalid body', 'body.mobile_testing_enabled: only team environments can enable mobile testing');
       }
-      return db.transaction(async (trx) => {
+      return transact(async (trx) => {
         await checkBinding(actor, input, trx);
         let source: EnvironmentRow | null = null;
         if (input.source_environment_id) {
@@ -171,7 +161,7 @@ export function createEnvironmentsService(deps: {
             trx,
           )
           .catch(duplicateName);
-        if (copyFrom) await copyConfig(trx, copyFrom.id, row.id);
+        if (copyFrom) await environments.copyConfig(copyFrom.id, row.id, trx);
         return withCounts(actor, row.id, trx);
       });
     },
@@ -183,7 +173,7 @@ export function createEnvironmentsService(deps: {
           'manage its variables, files, skills, MCP servers and hooks through /v1/environments/global/...',
         );
       }
-      return db.transaction(async (trx) => {
+      return transact(async (trx) => {
         const row = await access(actor, id, trx);
         if (row.is_global) throw invalid('The Global environment cannot be patched', 'use its nested endpoints');
         if (row.source_environment_id && ('repository_id' in input || 'repository_set_id' in input || 'system_prompt' in input)) {
@@ -207,7 +197,7 @@ export function createEnvironmentsService(deps: {
 
     async remove(actor: Actor, id: string): Promise<void> {
       if (id === GLOBAL_ALIAS) throw conflict('The Global environment cannot be deleted');
-      await db.transaction(async (trx) => {
+      await transact(async (trx) => {
         const row = await access(actor, id, trx);
         if (row.is_global) throw conflict('The Global environment cannot be deleted');
         await environments.lock(actor.organizationId, row.id, trx);
@@ -223,23 +213,6 @@ export function createEnvironmentsService(deps: {
       });
     },
   };
-}
-
-async function copyConfig(trx: Knex, fromId: string, toId: string): Promise<void> {
-  for (const { table, columns } of COPIED_TABLES) {
-    const cols = columns.join(', ');
-    await trx.raw(
-      `INSERT INTO ${table} (id, organization_id, environment_id, ${cols})
-       SELECT gen_random_uuid(), organization_id, ?, ${cols} FROM ${table} WHERE environment_id = ?`,
-      [toId, fromId],
-    );
-  }
-  await trx.raw(
-    `INSERT INTO environment_hooks (id, organization_id, environment_id, kind, version, content, is_active)
-     SELECT gen_random_uuid(), organization_id, ?, kind, 1, content, true
-       FROM environment_hooks WHERE environment_id = ? AND is_active`,
-    [toId, fromId],
-  );
 }
 
 export type EnvironmentsService = ReturnType<typeof createEnvironmentsService>;

@@ -1,14 +1,15 @@
 /** Bearer-key authentication: a key's hash identifies the actor it acts as. */
-import type { Knex } from 'knex';
 import { generateApiKey, hashApiKey, type ApiKeyKind } from '../crypto/apiKeys';
-import { createIdentityRepository, type IdentityRepository } from '../db/identityRepository';
+import type { Repositories } from '../db';
+import type { ApiKeyRow } from '../db/identityRepository';
+import type { Transaction } from '../db/transaction';
 import type { Actor } from '../domain/actor';
 import { unauthenticated } from '../domain/errors';
 
-
 const TOUCH_INTERVAL_MS = 60_000;
 
-export function createIdentityService(db: Knex, repo: IdentityRepository = createIdentityRepository(db)) {
+export function createIdentityService(repos: Pick<Repositories, 'identity'>) {
+  const repo = repos.identity;
   return {
     async authenticate(authorization: string | undefined): Promise<Actor> {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
@@ -28,16 +29,14 @@ export function createIdentityService(db: Knex, repo: IdentityRepository = creat
       };
     },
 
+    /** Mints a key; its secret appears only in this answer. `createdByKeyId` records the key that asked for it. */
     async createKey(
-      input: { organizationId: string; userId: string | null; kind: ApiKeyKind; name: string },
-      trx: Knex = db,
-    ): Promise<{ id: string; secret: string }> {
+      input: { organizationId: string; userId: string | null; kind: ApiKeyKind; name: string; createdByKeyId?: string | null },
+      trx?: Transaction,
+    ): Promise<{ id: string; secret: string; row: ApiKeyRow }> {
       const generated = generateApiKey(input.kind);
-      const row = await repo.insertApiKey(
-        { ...input, hash: generated.hash, displayPrefix: generated.displayPrefix },
-        trx,
-      );
-      return { id: row.id, secret: generated.secret };
+      const row = await repo.insertApiKey({ ...input, hash: generated.hash, displayPrefix: generated.displayPrefix }, trx);
+      return { id: row.id, secret: generated.secret, row };
     },
   };
 }

@@ -2,18 +2,14 @@
  * Organization defaults: the coding agent, a model per agent and an environment that
  * automations, replicas and integrations inherit when they leave those fields null.
  */
-import type { Knex } from 'knex';
 import { AGENT_IDS, type AgentId } from '../agents/catalog';
 import { isModelCompatible } from '../agents/defaults';
 import { DEFAULT_CODING_AGENT, resolveAgentAndModel, type ModelCompatibility } from '../domain/agentPolicy';
 
 export { DEFAULT_CODING_AGENT, pickModel, type ModelCompatibility } from '../domain/agentPolicy';
-import {
-  createOrganizationSettingsRepository,
-  type OrganizationSettingsPatch,
-  type OrganizationSettingsRepository,
-  type OrganizationSettingsRow,
-} from '../db/organizationSettingsRepository';
+import type { Repositories } from '../db';
+import type { OrganizationSettingsPatch, OrganizationSettingsRow } from '../db/organizationSettingsRepository';
+import type { Transaction } from '../db/transaction';
 import { invalid, forbidden, notFound } from '../domain/errors';
 import type { EnvironmentReferenceCheck } from './environments';
 import type { Actor } from '../domain/actor';
@@ -37,21 +33,16 @@ export function serializeSettings(row: OrganizationSettingsRow | null): Organiza
 }
 
 export function createOrganizationSettingsService(deps: {
-  db: Knex;
-  repository?: OrganizationSettingsRepository;
+  repos: Pick<Repositories, 'transact' | 'organizationSettings' | 'environments'>;
   /** Whether an agent accepts a model id; the built-in lists unless a catalog says more. */
   isModelCompatible?: ModelCompatibility;
 }) {
-  const { db } = deps;
-  const repo = deps.repository ?? createOrganizationSettingsRepository(db);
+  const { transact, organizationSettings: repo, environments } = deps.repos;
   const compatible = deps.isModelCompatible ?? isModelCompatible;
 
-  async function checkDefaultEnvironment(actor: Actor, environmentId: string, trx: Knex) {
+  async function checkDefaultEnvironment(actor: Actor, environmentId: string, trx: Transaction) {
     // FOR SHARE: a concurrent delete of this environment waits, then sees it is the default.
-    const env = await trx('environments')
-      .where({ organization_id: actor.organizationId, id: environmentId })
-      .forShare()
-      .first('id', 'user_id');
+    const env = await environments.lockShared(actor.organizationId, environmentId, trx);
     if (!env || (env.user_id !== null && env.user_id !== actor.userId)) throw notFound('Environment');
     if (env.user_id !== null) {
       throw invalid('Invalid body', 'body.default_environment_id: must be a team environment, not a personal one');
@@ -82,14 +73,14 @@ export function createOrganizationSettingsService(deps: {
     async update(actor: Actor, patch: OrganizationSettingsPatch): Promise<OrganizationSettings> {
       if (!actor.isAdmin) throw forbidden('Only organization admins can change organization settings');
       if (patch.default_models) checkModels(patch.default_models);
-      return db.transaction(async (trx) => {
+      return transact(async (trx) => {
         if (patch.default_environment_id) await checkDefaultEnvironment(actor, patch.default_environment_id, trx);
         return serializeSettings(await repo.upsert(actor.organizationId, patch, trx));
       });
     },
 
     /** The organization's settings with defaults applied, for services acting without an HTTP actor. */
-    async forOrganization(organizationId: string, trx: Knex = db): Promise<OrganizationSettings> {
+    async forOrganization(organizationId: string, trx?: Transaction): Promise<OrganizationSettings> {
       return serializeSettings(await repo.find(organizationId, trx));
     },
 
@@ -101,7 +92,7 @@ export function createOrganizationSettingsService(deps: {
     async resolveAgentAndModel(
       organizationId: string,
       requested: { agent?: AgentId | null; model?: string | null },
-      trx: Knex = db,
+      trx?: Transaction,
     ): Promise<{ agent: AgentId; model: string }> {
       return resolveAgentAndModel(await repo.find(organizationId, trx), requested, compatible);
     },

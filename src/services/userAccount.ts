@@ -3,9 +3,8 @@
  * organization's API keys. Secrets are generated here, returned once and never stored; a
  * revoked key fails on its next request because authentication reads the table every time.
  */
-import type { Knex } from 'knex';
-import { generateApiKey } from '../crypto/apiKeys';
-import { createIdentityRepository, type ApiKeyOwner, type ApiKeySummary, type UserRow } from '../db/identityRepository';
+import type { Repositories } from '../db';
+import type { ApiKeyOwner, ApiKeySummary, UserRow } from '../db/identityRepository';
 import { forbidden, notFound } from '../domain/errors';
 import type { Actor } from '../domain/actor';
 import type { IdentityService } from './identity';
@@ -51,22 +50,19 @@ function organizationKeys(actor: Actor): ApiKeyOwner {
   return { organizationId: actor.organizationId, kind: 'org' };
 }
 
-// `identity` is not needed: keys are minted here so that each records the key that created it.
-export function createUserAccountService(deps: { db: Knex; identity: IdentityService }) {
-  const repo = createIdentityRepository(deps.db);
+export function createUserAccountService(deps: { repos: Pick<Repositories, 'identity'>; identity: Pick<IdentityService, 'createKey'> }) {
+  const repo = deps.repos.identity;
 
+  /** Each key records the key that created it. */
   async function createKey(actor: Actor, owner: ApiKeyOwner, name: string) {
-    const generated = generateApiKey(owner.kind);
-    const row = await repo.insertApiKey({
+    const { row, secret } = await deps.identity.createKey({
       organizationId: owner.organizationId,
       userId: owner.kind === 'personal' ? owner.userId : null,
       kind: owner.kind,
       name: name.trim(),
-      hash: generated.hash,
-      displayPrefix: generated.displayPrefix,
       createdByKeyId: actor.keyId,
     });
-    return { ...serializeApiKey(row), key: generated.secret };
+    return { ...serializeApiKey(row), key: secret };
   }
 
   async function listKeys(owner: ApiKeyOwner, paging: Paging) {

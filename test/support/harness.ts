@@ -11,7 +11,7 @@ import { createAdmin, type Admin, type CreatedOrganization } from '../../src/adm
 import { loadConfig, type Config } from '../../src/config';
 import { generateEncryptionKey } from '../../src/crypto/secretBox';
 import { createLogger, type Logger } from '../../src/logger';
-import { buildApi, migrate, openDatabase, startWorker, type ApiRuntime, type Database, type WorkerRuntime } from '../../src/runtime';
+import { buildApi, migrate, openDatabase, startWorker, type ApiProcess, type Database, type WorkerProcess } from '../../src/processes';
 import { startTemporalDevServer, type DevServer } from '../../src/temporal/devServer';
 import { resolveTemporalCli } from '../../src/toolchain';
 import { createDocker } from '../../src/sandbox';
@@ -24,9 +24,9 @@ export interface Harness {
   config: Config;
   database: Database;
   admin: Admin;
-  api: ApiRuntime;
+  api: ApiProcess;
   /** Replaced by restartWorker. */
-  worker: WorkerRuntime;
+  worker: WorkerProcess;
   temporal: DevServer;
   /** The settings the harness's processes read, for a worker started in another process. */
   env: Record<string, string>;
@@ -104,7 +104,7 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
   const config = loadConfig(settings);
   const database = await openDatabase(config, logger);
   await migrate(database, config);
-  let worker: WorkerRuntime | null = await startWorker({ config, logger, database, temporalAddress: temporal.address });
+  let worker: WorkerProcess | null = await startWorker({ config, logger, database, temporalAddress: temporal.address });
   const stopOwnWorker = async () => {
     await worker?.shutdown();
     worker = null;
@@ -121,7 +121,7 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     baseUrl: `http://127.0.0.1:${port}`,
     config,
     database,
-    admin: createAdmin(database.db),
+    admin: createAdmin(database.repos),
     api,
     get worker() {
       if (!worker) throw new Error('the in-process worker is stopped');

@@ -11,8 +11,9 @@ import {
 } from '../../schemas/credentials';
 import type { CredentialRow } from '../../db/credentialsRepository';
 import { invalid } from '../../domain/errors';
-import { maskedSecret, secretProblem } from '../../services/credentialSecrets';
-import { serializeCredential, type CredentialInput, type CredentialsService } from '../../services/credentials';
+import { maskedSecret, secretProblem } from '../../domain/credentialSecrets';
+import { serializeCredential, type CredentialInput, type CredentialScope, type CredentialsService } from '../../services/credentials';
+import type { Actor } from '../../domain/actor';
 import { defineRoute, type Route } from '../route';
 
 const tag = 'Credentials';
@@ -47,93 +48,94 @@ export function credentialsRoutes(credentials: CredentialsService): Route[] {
       handler: async ({ actor }) => ({ credentials: await credentials.overview(actor) }),
     }),
 
-    defineRoute<AgentParams>({
-      method: 'get',
+    ...scopedRoutes({
       path: '/v1/organization/credentials/:agent',
-      operationId: 'getOrganizationCredential',
-      summary: "The organization's credential for an agent (members see only whether it is configured)",
-      tag,
-      auth: 'apiKey',
-      params: agentParams,
-      response: { status: 200, description: 'The credential, masked', schema: credentialEnvelope },
-      errors: [400, 401],
-      handler: async ({ actor, params }) => ({ credential: await credentials.getOrganization(actor, params.agent) }),
-    }),
-    defineRoute<AgentParams, Record<string, never>, CredentialInput>({
-      method: 'post',
-      path: '/v1/organization/credentials/:agent',
-      operationId: 'setOrganizationCredential',
-      summary: "Set or replace the organization's credential for an agent (admins)",
-      tag,
-      auth: 'apiKey',
-      params: agentParams,
-      body: setCredentialBody,
-      response: { status: 200, description: 'The stored credential, masked', schema: credentialEnvelope },
-      errors: [400, 401, 403],
-      handler: async ({ actor, params, body }) => ({
-        credential: serializeCredential(params.agent, 'organization', await credentials.setOrganization(actor, params.agent, body)),
-      }),
-    }),
-    defineRoute<AgentParams>({
-      method: 'delete',
-      path: '/v1/organization/credentials/:agent',
-      operationId: 'deleteOrganizationCredential',
-      summary: "Remove the organization's credential for an agent (admins)",
-      tag,
-      auth: 'apiKey',
-      params: agentParams,
-      response: { status: 200, description: 'Deleted', schema: successSchema },
-      errors: [400, 401, 403, 404],
-      handler: async ({ actor, params }) => {
-        await credentials.deleteOrganization(actor, params.agent);
-        return { success: true };
+      operation: 'Organization',
+      scope: 'organization',
+      summaries: {
+        get: "The organization's credential for an agent (members see only whether it is configured)",
+        set: "Set or replace the organization's credential for an agent (admins)",
+        delete: "Remove the organization's credential for an agent (admins)",
       },
+      getErrors: [400, 401],
+      get: credentials.getOrganization,
+      set: credentials.setOrganization,
+      remove: credentials.deleteOrganization,
     }),
-
-    defineRoute<AgentParams>({
-      method: 'get',
+    ...scopedRoutes({
       path: '/v1/user/credentials/:agent',
-      operationId: 'getUserCredential',
-      summary: "The caller's personal credential for an agent (personal API keys only)",
-      tag,
-      auth: 'apiKey',
-      params: agentParams,
-      response: { status: 200, description: 'The credential, masked', schema: credentialEnvelope },
-      errors: [400, 401, 403],
-      handler: async ({ actor, params }) => ({ credential: await credentials.getPersonal(actor, params.agent) }),
-    }),
-    defineRoute<AgentParams, Record<string, never>, CredentialInput>({
-      method: 'post',
-      path: '/v1/user/credentials/:agent',
-      operationId: 'setUserCredential',
-      summary: "Set or replace the caller's personal credential for an agent; it wins over the organization's",
-      tag,
-      auth: 'apiKey',
-      params: agentParams,
-      body: setCredentialBody,
-      response: { status: 200, description: 'The stored credential, masked', schema: credentialEnvelope },
-      errors: [400, 401, 403],
-      handler: async ({ actor, params, body }) => ({
-        credential: serializeCredential(params.agent, 'personal', await credentials.setPersonal(actor, params.agent, body)),
-      }),
-    }),
-    defineRoute<AgentParams>({
-      method: 'delete',
-      path: '/v1/user/credentials/:agent',
-      operationId: 'deleteUserCredential',
-      summary: "Remove the caller's personal credential for an agent",
-      tag,
-      auth: 'apiKey',
-      params: agentParams,
-      response: { status: 200, description: 'Deleted', schema: successSchema },
-      errors: [400, 401, 403, 404],
-      handler: async ({ actor, params }) => {
-        await credentials.deletePersonal(actor, params.agent);
-        return { success: true };
+      operation: 'User',
+      scope: 'personal',
+      summaries: {
+        get: "The caller's personal credential for an agent (personal API keys only)",
+        set: "Set or replace the caller's personal credential for an agent; it wins over the organization's",
+        delete: "Remove the caller's personal credential for an agent",
       },
+      getErrors: [400, 401, 403],
+      get: credentials.getPersonal,
+      set: credentials.setPersonal,
+      remove: credentials.deletePersonal,
     }),
 
     ...legacyRoutes(credentials),
+  ];
+}
+
+/** GET, POST and DELETE of one owner's credential for an agent: the organization's or the caller's own. */
+function scopedRoutes(spec: {
+  path: string;
+  /** Operation id stem: `get${operation}Credential`. */
+  operation: string;
+  scope: CredentialScope;
+  summaries: { get: string; set: string; delete: string };
+  getErrors: number[];
+  get(actor: Actor, agent: AgentId): Promise<unknown>;
+  set(actor: Actor, agent: AgentId, input: CredentialInput): Promise<CredentialRow>;
+  remove(actor: Actor, agent: AgentId): Promise<void>;
+}): Route[] {
+  return [
+    defineRoute<AgentParams>({
+      method: 'get',
+      path: spec.path,
+      operationId: `get${spec.operation}Credential`,
+      summary: spec.summaries.get,
+      tag,
+      auth: 'apiKey',
+      params: agentParams,
+      response: { status: 200, description: 'The credential, masked', schema: credentialEnvelope },
+      errors: spec.getErrors,
+      handler: async ({ actor, params }) => ({ credential: await spec.get(actor, params.agent) }),
+    }),
+    defineRoute<AgentParams, Record<string, never>, CredentialInput>({
+      method: 'post',
+      path: spec.path,
+      operationId: `set${spec.operation}Credential`,
+      summary: spec.summaries.set,
+      tag,
+      auth: 'apiKey',
+      params: agentParams,
+      body: setCredentialBody,
+      response: { status: 200, description: 'The stored credential, masked', schema: credentialEnvelope },
+      errors: [400, 401, 403],
+      handler: async ({ actor, params, body }) => ({
+        credential: serializeCredential(params.agent, spec.scope, await spec.set(actor, params.agent, body)),
+      }),
+    }),
+    defineRoute<AgentParams>({
+      method: 'delete',
+      path: spec.path,
+      operationId: `delete${spec.operation}Credential`,
+      summary: spec.summaries.delete,
+      tag,
+      auth: 'apiKey',
+      params: agentParams,
+      response: { status: 200, description: 'Deleted', schema: successSchema },
+      errors: [400, 401, 403, 404],
+      handler: async ({ actor, params }) => {
+        await spec.remove(actor, params.agent);
+        return { success: true };
+      },
+    }),
   ];
 }
 

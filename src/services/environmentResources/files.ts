@@ -4,12 +4,12 @@
  * environment a path cannot be both a file and the directory of another file, since the
  * sandbox refuses such a set when it materialises the files.
  */
-import type { Knex } from 'knex';
 import type { FileRow, Patch } from '../../db/environmentResourcesRepository';
-import { invalid, conflict, notFound } from '../../domain/errors';
+import type { Transaction } from '../../db/transaction';
+import { invalid, conflict } from '../../domain/errors';
 import { FILE_CONTENT_MAX_BYTES, FILE_PATH_MAX } from '../../schemas/environmentResources';
 import type { Actor } from '../../domain/actor';
-import { conflictOn, found, iso, type ResourceContext } from './context';
+import { conflictOn, scopedResource, updatableView, type ResourceContext } from './context';
 import { basename, fileDirectoryClash, normaliseHomePath } from './paths';
 
 export interface FileInput {
@@ -40,47 +40,28 @@ function checkedSize(content: string): number {
 
 export function createFilesService(ctx: ResourceContext) {
   const { repo, secretBox } = ctx;
-
-  const serialize = (row: FileRow) => ({
-    id: row.id,
-    organization_id: row.organization_id,
-    environment_id: row.environment_id,
-    name: row.name,
-    path: row.path,
-    content: secretBox.open(row.content_sealed),
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
+  const files = scopedResource(ctx, repo.files, {
+    what: 'File',
+    duplicate,
+    serialize: (row: FileRow) => updatableView(row, { name: row.name, path: row.path, content: secretBox.open(row.content_sealed) }),
   });
 
-  async function assertNoClash(environmentId: string, path: string, exceptId: string | null, trx: Knex) {
+  async function assertNoClash(environmentId: string, path: string, exceptId: string | null, trx: Transaction) {
     const others = (await repo.files.paths(environmentId, trx)).filter((f) => f.id !== exceptId).map((f) => f.path);
     const clash = fileDirectoryClash(path, others);
     if (clash) throw conflict('The path collides with another file in this environment', clash);
   }
 
   return {
-    list: (actor: Actor, environmentId: string) =>
-      ctx.read(actor, environmentId, async (env, trx) => (await repo.files.list(env.id, trx)).map(serialize)),
+    list: files.list,
 
     async create(actor: Actor, environmentId: string, input: FileInput) {
       const path = checkedPath(input.path);
       const size = checkedSize(input.content);
       return ctx.write(actor, environmentId, async (env, trx) => {
         await assertNoClash(env.id, path, null, trx);
-        const row = await repo.files
-          .insert(
-            {
-              organization_id: env.organization_id,
-              environment_id: env.id,
-              name: input.name ?? basename(path),
-              path,
-              content_sealed: secretBox.seal(input.content),
-              size_bytes: size,
-            },
-            trx,
-          )
-          .catch(duplicate);
-        return serialize(row);
+        const content_sealed = secretBox.seal(input.content);
+        return files.insert(env, { name: input.name ?? basename(path), path, content_sealed, size_bytes: size }, trx);
       });
     },
 
@@ -88,7 +69,7 @@ export function createFilesService(ctx: ResourceContext) {
       const path = input.path === undefined ? undefined : checkedPath(input.path);
       const size = input.content === undefined ? undefined : checkedSize(input.content);
       return ctx.write(actor, environmentId, async (env, trx) => {
-        const current = found(await repo.files.find(env.organization_id, env.id, id, trx), 'File');
+        const current = await files.current(env, id, trx);
         const patch: Patch<FileRow> = {};
         if (input.name !== undefined) patch.name = input.name;
         if (path !== undefined) {
@@ -101,14 +82,10 @@ export function createFilesService(ctx: ResourceContext) {
           patch.content_sealed = secretBox.seal(input.content);
           patch.size_bytes = size!;
         }
-        const row = await repo.files.update(env.organization_id, env.id, id, patch, trx).catch(duplicate);
-        return serialize(found(row, 'File'));
+        return files.update(env, id, patch, trx);
       });
     },
 
-    remove: (actor: Actor, environmentId: string, id: string) =>
-      ctx.write(actor, environmentId, async (env, trx) => {
-        if (!(await repo.files.delete(env.organization_id, env.id, id, trx))) throw notFound('File');
-      }),
+    remove: files.remove,
   };
 }

@@ -3,13 +3,8 @@
  * its parent environment's access rules (`environments.access`): `global` is an alias,
  * another organization's environment is 404, an org key on a personal one is 403.
  */
-import type { Knex } from 'knex';
-import type { SecretBox } from '../../crypto/secretBox';
-import { createEnvironmentResourcesRepository } from '../../db/environmentResourcesRepository';
-import type { EnvironmentsRepository } from '../../db/environmentsRepository';
-import type { EnvironmentsService } from '../environments';
 import { createSkillsCatalog, type SkillsCatalog } from '../skillsCatalog';
-import { createResourceContext } from './context';
+import { createResourceContext, type ResourceDeps } from './context';
 import { createFilesService } from './files';
 import { createMcpsService } from './mcps';
 import { createSkillsService } from './skills';
@@ -20,14 +15,8 @@ export type { McpInput, McpPatch } from './mcps';
 export type { SkillInput } from './skills';
 export type { VariableInput, VariablePatch } from './variables';
 
-export function createEnvironmentResourcesService(deps: {
-  db: Knex;
-  secretBox: SecretBox;
-  environments: Pick<EnvironmentsService, 'access'>;
-  environmentsRepo: Pick<EnvironmentsRepository, 'update' | 'ensureGlobal'>;
-  skillsCatalog?: SkillsCatalog;
-}) {
-  const ctx = createResourceContext({ ...deps, repo: createEnvironmentResourcesRepository(deps.db) });
+export function createEnvironmentResourcesService(deps: ResourceDeps & { skillsCatalog?: SkillsCatalog }) {
+  const ctx = createResourceContext(deps);
   return {
     variables: createVariablesService(ctx),
     files: createFilesService(ctx),

@@ -3,9 +3,9 @@
  * they are sealed at rest and returned in full only to callers who may read the environment.
  */
 import type { McpRow, McpTransport, Patch } from '../../db/environmentResourcesRepository';
-import { invalid, notFound } from '../../domain/errors';
+import { invalid } from '../../domain/errors';
 import type { Actor } from '../../domain/actor';
-import { conflictOn, found, iso, type ResourceContext } from './context';
+import { conflictOn, scopedResource, updatableView, type ResourceContext } from './context';
 import { checkedConfig, type McpConfig } from './mcpConfig';
 
 /** Hangar's own MCP servers are injected under this prefix; user servers may not shadow them. */
@@ -33,37 +33,27 @@ function checkedName(name: string): string {
 export function createMcpsService(ctx: ResourceContext) {
   const { repo, secretBox } = ctx;
 
-  const serialize = (row: McpRow) => ({
-    id: row.id,
-    organization_id: row.organization_id,
-    environment_id: row.environment_id,
-    name: row.name,
-    transport: row.transport,
-    config: JSON.parse(secretBox.open(row.config_sealed)) as McpConfig,
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
+  const mcps = scopedResource(ctx, repo.mcps, {
+    what: 'MCP server',
+    duplicate,
+    serialize: (row: McpRow) =>
+      updatableView(row, { name: row.name, transport: row.transport, config: JSON.parse(secretBox.open(row.config_sealed)) as McpConfig }),
   });
   const seal = (config: McpConfig) => secretBox.seal(JSON.stringify(config));
 
   return {
-    list: (actor: Actor, environmentId: string) =>
-      ctx.read(actor, environmentId, async (env, trx) => (await repo.mcps.list(env.id, trx)).map(serialize)),
+    list: mcps.list,
 
     async create(actor: Actor, environmentId: string, input: McpInput) {
       const name = checkedName(input.name);
       const config = checkedConfig(input.transport, input.config);
-      return ctx.write(actor, environmentId, async (env, trx) => {
-        const row = await repo.mcps
-          .insert({ organization_id: env.organization_id, environment_id: env.id, name, transport: input.transport, config_sealed: seal(config) }, trx)
-          .catch(duplicate);
-        return serialize(row);
-      });
+      return ctx.write(actor, environmentId, (env, trx) => mcps.insert(env, { name, transport: input.transport, config_sealed: seal(config) }, trx));
     },
 
     async update(actor: Actor, environmentId: string, id: string, input: McpPatch) {
       if (input.name !== undefined) checkedName(input.name);
       return ctx.write(actor, environmentId, async (env, trx) => {
-        const current = found(await repo.mcps.find(env.organization_id, env.id, id, trx), 'MCP server');
+        const current = await mcps.current(env, id, trx);
         const transport = input.transport ?? current.transport;
         if (transport !== current.transport && input.config === undefined) {
           throw invalid(
@@ -75,14 +65,10 @@ export function createMcpsService(ctx: ResourceContext) {
         if (input.name !== undefined) patch.name = input.name;
         if (input.transport !== undefined) patch.transport = input.transport;
         if (input.config !== undefined) patch.config_sealed = seal(checkedConfig(transport, input.config));
-        const row = await repo.mcps.update(env.organization_id, env.id, id, patch, trx).catch(duplicate);
-        return serialize(found(row, 'MCP server'));
+        return mcps.update(env, id, patch, trx);
       });
     },
 
-    remove: (actor: Actor, environmentId: string, id: string) =>
-      ctx.write(actor, environmentId, async (env, trx) => {
-        if (!(await repo.mcps.delete(env.organization_id, env.id, id, trx))) throw notFound('MCP server');
-      }),
+    remove: mcps.remove,
   };
 }

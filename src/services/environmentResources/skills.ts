@@ -3,10 +3,9 @@
  * same skill cannot be enabled twice under either. Deleting takes the membership row id.
  */
 import type { SkillRow } from '../../db/environmentResourcesRepository';
-import { notFound } from '../../domain/errors';
 import type { Actor } from '../../domain/actor';
 import type { SkillsCatalog } from '../skillsCatalog';
-import { conflictOn, iso, type ResourceContext } from './context';
+import { conflictOn, scopedResource, scopedView, type ResourceContext } from './context';
 
 export interface SkillInput {
   name: string;
@@ -19,34 +18,17 @@ const duplicate = conflictOn({
   environment_skills_environment_id_source_unique: 'A skill from this source is already enabled in this environment',
 });
 
-const serialize = (row: SkillRow) => ({
-  id: row.id,
-  organization_id: row.organization_id,
-  environment_id: row.environment_id,
-  name: row.name,
-  slug: row.slug,
-  source: row.source,
-  created_at: iso(row.created_at),
-});
+const serialize = (row: SkillRow) => scopedView(row, { name: row.name, slug: row.slug, source: row.source });
 
 export function createSkillsService(ctx: ResourceContext, catalog: SkillsCatalog) {
-  const { repo } = ctx;
+  const skills = scopedResource(ctx, ctx.repo.skills, { what: 'Skill', duplicate, serialize });
   return {
-    list: (actor: Actor, environmentId: string) =>
-      ctx.read(actor, environmentId, async (env, trx) => (await repo.skills.list(env.id, trx)).map(serialize)),
+    list: skills.list,
 
     create: (actor: Actor, environmentId: string, input: SkillInput) =>
-      ctx.write(actor, environmentId, async (env, trx) => {
-        const row = await repo.skills
-          .insert({ organization_id: env.organization_id, environment_id: env.id, name: input.name, slug: input.slug, source: input.source }, trx)
-          .catch(duplicate);
-        return serialize(row);
-      }),
+      ctx.write(actor, environmentId, (env, trx) => skills.insert(env, { name: input.name, slug: input.slug, source: input.source }, trx)),
 
-    remove: (actor: Actor, environmentId: string, id: string) =>
-      ctx.write(actor, environmentId, async (env, trx) => {
-        if (!(await repo.skills.delete(env.organization_id, env.id, id, trx))) throw notFound('Skill');
-      }),
+    remove: skills.remove,
 
     search: (query: string) => catalog.search(query),
   };

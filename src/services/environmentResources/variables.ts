@@ -4,12 +4,12 @@
  * nearest inherited definition allows personal overrides — the same rule resolution applies
  * when a workspace starts, enforced here so the user hears about it when saving.
  */
-import type { Knex } from 'knex';
 import type { Patch, VariableRow } from '../../db/environmentResourcesRepository';
 import type { EnvironmentRow } from '../../db/environmentsRepository';
-import { invalid, conflict, forbidden, notFound } from '../../domain/errors';
+import type { Transaction } from '../../db/transaction';
+import { invalid, conflict, forbidden } from '../../domain/errors';
 import type { Actor } from '../../domain/actor';
-import { conflictOn, found, iso, type ResourceContext } from './context';
+import { conflictOn, scopedResource, updatableView, type ResourceContext } from './context';
 
 export interface VariableInput {
   key: string;
@@ -33,26 +33,22 @@ const adminOnly = () =>
 export function createVariablesService(ctx: ResourceContext) {
   const { repo, secretBox } = ctx;
 
-  const serialize = (row: VariableRow) => ({
-    id: row.id,
-    organization_id: row.organization_id,
-    environment_id: row.environment_id,
-    key: row.key,
-    value: secretBox.open(row.value_sealed),
-    personal_override_allowed: row.personal_override_allowed,
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
+  const variables = scopedResource(ctx, repo.variables, {
+    what: 'Variable',
+    duplicate,
+    serialize: (row: VariableRow) =>
+      updatableView(row, { key: row.key, value: secretBox.open(row.value_sealed), personal_override_allowed: row.personal_override_allowed }),
   });
 
   /** The layers a personal environment inherits from, nearest last (Global, then its source). */
-  async function inheritedLayers(env: EnvironmentRow, trx: Knex) {
-    const global = await ctx.environmentsRepo.ensureGlobal(env.organization_id, trx);
+  async function inheritedLayers(env: EnvironmentRow, trx: Transaction) {
+    const global = await ctx.repos.environments.ensureGlobal(env.organization_id, trx);
     const layers: Array<{ label: string; id: string }> = [{ label: 'Global', id: global.id }];
     if (env.source_environment_id) layers.push({ label: 'source', id: env.source_environment_id });
     return layers;
   }
 
-  async function assertOverridable(env: EnvironmentRow, key: string, trx: Knex) {
+  async function assertOverridable(env: EnvironmentRow, key: string, trx: Transaction) {
     if (env.user_id === null) return;
     const layers = await inheritedLayers(env, trx);
     const rows = await repo.variables.findByKey(layers.map((l) => l.id), key, trx);
@@ -68,34 +64,22 @@ export function createVariablesService(ctx: ResourceContext) {
   }
 
   return {
-    list: (actor: Actor, environmentId: string) =>
-      ctx.read(actor, environmentId, async (env, trx) => (await repo.variables.list(env.id, trx)).map(serialize)),
+    list: variables.list,
 
     async create(actor: Actor, environmentId: string, input: VariableInput) {
       checkValue(input.value);
       return ctx.write(actor, environmentId, async (env, trx) => {
         if (input.personal_override_allowed && !actor.isAdmin) throw adminOnly();
         await assertOverridable(env, input.key, trx);
-        const row = await repo.variables
-          .insert(
-            {
-              organization_id: env.organization_id,
-              environment_id: env.id,
-              key: input.key,
-              value_sealed: secretBox.seal(input.value),
-              personal_override_allowed: input.personal_override_allowed ?? false,
-            },
-            trx,
-          )
-          .catch(duplicate);
-        return serialize(row);
+        const value_sealed = secretBox.seal(input.value);
+        return variables.insert(env, { key: input.key, value_sealed, personal_override_allowed: input.personal_override_allowed ?? false }, trx);
       });
     },
 
     async update(actor: Actor, environmentId: string, id: string, input: VariablePatch) {
       checkValue(input.value);
       return ctx.write(actor, environmentId, async (env, trx) => {
-        const current = found(await repo.variables.find(env.organization_id, env.id, id, trx), 'Variable');
+        const current = await variables.current(env, id, trx);
         const flag = input.personal_override_allowed;
         // Sending the flag back unchanged (a client echoing the record) is not "changing" it.
         if (flag !== undefined && flag !== current.personal_override_allowed && !actor.isAdmin) throw adminOnly();
@@ -104,14 +88,10 @@ export function createVariablesService(ctx: ResourceContext) {
         if (input.key !== undefined) patch.key = input.key;
         if (input.value !== undefined) patch.value_sealed = secretBox.seal(input.value);
         if (flag !== undefined) patch.personal_override_allowed = flag;
-        const row = await repo.variables.update(env.organization_id, env.id, id, patch, trx).catch(duplicate);
-        return serialize(found(row, 'Variable'));
+        return variables.update(env, id, patch, trx);
       });
     },
 
-    remove: (actor: Actor, environmentId: string, id: string) =>
-      ctx.write(actor, environmentId, async (env, trx) => {
-        if (!(await repo.variables.delete(env.organization_id, env.id, id, trx))) throw notFound('Variable');
-      }),
+    remove: variables.remove,
   };
 }

@@ -9,9 +9,9 @@
  * built-in one; a request never fails because a provider did.
  */
 import { createHash } from 'node:crypto';
-import type { Knex } from 'knex';
 import { AGENTS, type AgentId, type ModelSource } from '../../agents/catalog';
 import type { Config } from '../../config';
+import type { Repositories } from '../../db';
 import { invalid, forbidden } from '../../domain/errors';
 import type { Logger } from '../../logger';
 import type { Actor } from '../../domain/actor';
@@ -19,7 +19,6 @@ import { BUILTIN_MODELS, type CatalogModel } from '../../agents/builtinModels';
 import { isModelAllowed } from '../../domain/agentPolicy';
 import { createSwrCache, type Loaded } from './cache';
 import { createProviderClient, type ProviderClient } from './providers';
-import { createModelCatalogRepository } from '../../db/modelCatalogRepository';
 import { indexCatalog, pageOf, type IndexedCatalog } from './search';
 
 export { BUILTIN_MODELS, type CatalogModel } from '../../agents/builtinModels';
@@ -56,14 +55,14 @@ const BUILTIN: Record<ModelSource, IndexedCatalog> = {
 const fingerprintOf = (secret: string) => createHash('sha256').update(secret).digest('hex').slice(0, 16);
 
 export function createModelCatalogService(deps: {
-  db: Knex;
+  repos: Pick<Repositories, 'transact' | 'modelCatalog'>;
   config: Config;
   logger: Logger;
   /** The organization's credential for the agent whose provider serves a catalog. */
   organizationSecret: (organizationId: string, agent: AgentId) => Promise<string | null>;
 }) {
   const { config, logger } = deps;
-  const repo = createModelCatalogRepository(deps.db);
+  const { transact, modelCatalog: repo } = deps.repos;
   const baseUrls: Record<ModelSource, string | undefined> = { source_a: config.sourceABaseUrl, source_b: config.sourceBBaseUrl };
   const providers = {} as Record<ModelSource, ProviderClient | null>;
   for (const source of MODEL_SOURCES) {
@@ -173,7 +172,7 @@ export function createModelCatalogService(deps: {
         const more = unknown.length > 20 ? ` and ${unknown.length - 20} more` : '';
         throw invalid('Invalid body', `body.model_ids: not in the ${input.source} catalog: ${named}${more}`);
       }
-      await deps.db.transaction((trx) => repo.replaceEnabled(actor.organizationId, input.source, input.model_ids, trx));
+      await transact((trx) => repo.replaceEnabled(actor.organizationId, input.source, input.model_ids, trx));
       return enabledModels(actor.organizationId);
     },
 

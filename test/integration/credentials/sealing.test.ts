@@ -23,7 +23,7 @@ describe('credential sealing: OAuth refresh seam and key rotation', () => {
       },
     };
     const service = createCredentialsService({
-      db: harness().database.db,
+      repos: harness().database.repos,
       secretBox: createSecretBox(harness().config.encryptionKeys),
       oauthRefresher: refresher,
     });
@@ -65,12 +65,12 @@ describe('credential sealing: OAuth refresh seam and key rotation', () => {
     const active = harness().config.encryptionKeys[0]!;
     const retired = { id: `old${randomBytes(3).toString('hex')}`, key: randomBytes(32) };
     // Written while the retired key was the active one.
-    const before = createCredentialsService({ db, secretBox: createSecretBox([retired]) });
+    const before = createCredentialsService({ repos: harness().database.repos, secretBox: createSecretBox([retired]) });
     const actor = { organizationId: org.organization_id, userId: null, keyKind: 'org' as const, keyId: 'k', isAdmin: true };
     const written = await before.setOrganization(actor, 'agent_3', { kind: 'api_key', secret: 'sk-rotate-0123456789abcdef' });
     expect(written.key_id).to.equal(retired.id);
 
-    const during = createCredentialsService({ db, secretBox: createSecretBox([active, retired]) });
+    const during = createCredentialsService({ repos: harness().database.repos, secretBox: createSecretBox([active, retired]) });
     expect(await during.resealWithActiveKey(1)).to.equal(1);
     expect(await during.resealWithActiveKey()).to.equal(0);
 

@@ -52,7 +52,7 @@ async function startCatalogApp(options: {
   const secrets = new Map<string, Partial<Record<AgentId, string>>>();
   const app = {} as CatalogApp;
   const service = createModelCatalogService({
-    db: harness().database.db,
+    repos: harness().database.repos,
     config: {
       ...harness().config,
       sourceABaseUrl: options.sourceA?.url,

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createSecretBox, generateEncryptionKey } from '../../../src/crypto/secretBox';
 import { parseEncryptionKeys } from '../../../src/config';
-import { MASK, SECRET_MAX_BYTES, maskedSecret, sealedKeyId, secretProblem, secretTail } from '../../../src/services/credentialSecrets';
+import { MASK, SECRET_MAX_BYTES, maskedSecret, sealedKeyId, secretProblem, secretTail } from '../../../src/domain/credentialSecrets';
 
 describe('credential secret rules', () => {
   it('shows at most the last four characters, and none of a short secret', () => {
