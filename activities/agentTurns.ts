@@ -6,13 +6,14 @@
  * failed for good (`failRunningTurn`).
  */
 import { Context } from '@temporalio/activity';
-import type { Knex } from 'knex';
 import { adapterFor } from '../src/agents/adapters';
 import type { AgentId } from '../src/agents/catalog';
+import type { MessageRow } from '../src/db/replicaMessagesRepository';
 import type { TurnResult } from '../workflows/shared';
-import { replicaEnvironment, workspaceKey, type CredentialResolver, type WorkspaceActivityDeps } from './workspace';
+import { workspaceKey } from '../src/domain/replicas';
+import { replicaEnvironment, type CredentialResolver, type WorkspaceActivityDeps } from './workspace';
 
-export type AgentTurnDeps = Pick<WorkspaceActivityDeps, 'db' | 'secretBox' | 'runtime' | 'events' | 'credentials' | 'logger' | 'agentExecutable' | 'publicBaseUrl'>;
+export type AgentTurnDeps = Pick<WorkspaceActivityDeps, 'repos' | 'secretBox' | 'runtime' | 'events' | 'credentials' | 'logger' | 'agentExecutable' | 'publicBaseUrl'>;
 
 const HEARTBEAT_MS = 5000;
 const LOST_WORKER_ERROR = 'the worker running this turn was lost after the agent started; send the message again to retry it';
@@ -20,31 +21,17 @@ const LOST_WORKER_ERROR = 'the worker running this turn was lost after the agent
 type TurnEnd = { status: 'completed' | 'failed' | 'interrupted'; error: string | null; sessionId?: string };
 
 export function createAgentTurnActivities(deps: AgentTurnDeps) {
-  const { db, events } = deps;
+  const { events } = deps;
+  const { replicas, replicaChats, replicaMessages, replicaLogs } = deps.repos;
 
   /** Marks a claimed message ended, frees its chat and tells the events stream. */
   async function endTurn(replicaId: string, chatId: string, messageId: string, end: TurnEnd): Promise<void> {
-    await db('replica_messages')
-      .where({ id: messageId })
-      .update({ status: end.status, completed_at: db.fn.now(), error: end.error?.slice(0, 2000) ?? null });
-    await db('replica_chats')
-      .where({ id: chatId })
-      .update({ processing: false, updated_at: db.fn.now(), ...(end.sessionId ? { agent_session_id: end.sessionId } : {}) });
-    await db('replicas').where({ id: replicaId }).update({ last_activity_at: db.fn.now() });
-    const chat = await db('replica_chats').where({ id: chatId }).first('provider', 'title');
+    await replicaMessages.finish(messageId, end.status, end.error?.slice(0, 2000) ?? null);
+    await replicaChats.release(chatId, end.sessionId);
+    await replicas.touch(replicaId);
+    const chat = await replicaChats.findById(chatId);
     await events.emit(replicaId, 'chat.turn.completed', { chatId, isComplete: end.status === 'completed' });
     await events.emit(replicaId, 'chat.updated', { chat: { id: chatId, provider: chat?.provider, title: chat?.title, processing: false } });
-  }
-
-  /** The chat's next queued message, now `running`; null when nothing is queued. */
-  async function claimNext(chatId: string): Promise<Record<string, any> | null> {
-    return db.transaction(async (trx: Knex.Transaction) => {
-      const next = await trx('replica_messages').where({ chat_id: chatId, status: 'queued' }).orderBy('queue_position').forUpdate().skipLocked().first();
-      if (!next) return null;
-      await trx('replica_messages').where({ id: next.id }).update({ status: 'running', started_at: trx.fn.now() });
-      await trx('replica_chats').where({ id: chatId }).update({ processing: true, updated_at: trx.fn.now() });
-      return next;
-    });
   }
 
   /**
@@ -54,11 +41,11 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
    * here; when one was, that session is stopped and the turn ends interrupted, since running a
    * prompt twice could repeat what the agent already did.
    */
-  async function resumeLost(replicaId: string, chatId: string): Promise<{ message: Record<string, any> } | { ended: TurnResult } | null> {
-    const message = await db('replica_messages').where({ chat_id: chatId, status: 'running' }).first();
+  async function resumeLost(replicaId: string, chatId: string): Promise<{ message: MessageRow } | { ended: TurnResult } | null> {
+    const message = await replicaMessages.running(chatId);
     if (!message) return null;
     if (message.agent_session === null || message.agent_session === undefined) return { message };
-    const row = await db('replicas').where({ id: replicaId }).first();
+    const row = await replicas.find(replicaId);
     if (row) await deps.runtime.killSession(workspaceKey(row), message.agent_session).catch((err: unknown) => deps.logger.warn('could not stop a lost turn', { replicaId, err }));
     await endTurn(replicaId, chatId, message.id, { status: 'interrupted', error: LOST_WORKER_ERROR });
     deps.logger.warn('a turn lost with its worker ended interrupted', { replicaId, messageId: message.id });
@@ -70,9 +57,9 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
       const ctx = Context.current();
       const resumed = ctx.info.attempt > 1 ? await resumeLost(replicaId, chatId) : null;
       if (resumed && 'ended' in resumed) return resumed.ended;
-      const claimed = resumed?.message ?? (await claimNext(chatId));
+      const claimed = resumed?.message ?? (await replicaMessages.claimNext(chatId));
       if (!claimed) {
-        await db('replica_chats').where({ id: chatId }).update({ processing: false });
+        await replicaChats.clearProcessing(chatId);
         return { ran: false };
       }
       ctx.heartbeat();
@@ -80,8 +67,8 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
       // Written before anything else may fail, and awaited before the turn ends.
       let sessionSaved: Promise<unknown> = Promise.resolve();
 
-      const row = (await db('replicas').where({ id: replicaId }).first())!;
-      const chat = await db('replica_chats').where({ id: chatId }).first();
+      const row = (await replicas.find(replicaId))!;
+      const chat = (await replicaChats.findById(chatId))!;
       await events.emit(replicaId, 'chat.updated', { chat: { id: chatId, provider: chat.provider, title: chat.title, processing: true } });
       await events.emit(replicaId, 'chat.turn.started', { chatId, messageId: claimed.id });
 
@@ -120,7 +107,7 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
           signal: ctx.cancellationSignal,
           onSession: (id) => {
             // `.then` sends the query now; a knex builder left alone never runs.
-            sessionSaved = db('replica_messages').where({ id: claimed.id }).update({ agent_session: id }).then(() => undefined);
+            sessionSaved = replicaMessages.setAgentSession(claimed.id, id);
           },
           onStdoutLine: (line) => {
             const parsed = adapter.parse(line);
@@ -129,7 +116,7 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
             // Keep the events in order: each line's writes wait for the previous line's.
             pending = pending.then(async () => {
               for (const event of parsed.events) {
-                await db('replica_agent_events').insert({ replica_id: replicaId, chat_id: chatId, message_id: claimed.id, timestamp: event.timestamp, type: event.type, payload: JSON.stringify(event.payload) });
+                await replicaLogs.appendAgentEvent({ replicaId, chatId, messageId: claimed.id, timestamp: event.timestamp, type: event.type, payload: event.payload });
                 await events.emit(replicaId, 'chat.turn.delta', { chatId, event });
               }
             });
@@ -157,9 +144,9 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
      * null when no turn was running.
      */
     async failRunningTurn({ replicaId, chatId, error }: { replicaId: string; chatId: string; error: string }): Promise<{ messageId: string | null }> {
-      const running = await db('replica_messages').where({ chat_id: chatId, status: 'running' }).first('id');
+      const running = await replicaMessages.running(chatId);
       if (running) await endTurn(replicaId, chatId, running.id, { status: 'failed', error });
-      else await db('replica_chats').where({ id: chatId }).update({ processing: false });
+      else await replicaChats.clearProcessing(chatId);
       await events.emit(replicaId, 'error', { code: 'turn_failed', message: error, chatId, messageId: running?.id ?? null });
       return { messageId: running?.id ?? null };
     },

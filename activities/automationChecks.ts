@@ -6,16 +6,14 @@
  * between creating a check and storing its id finds the same check on retry.
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import type { Knex } from 'knex';
-import { createAutomationExecutionsRepository } from '../src/db/automationExecutionsRepository';
-import { createAutomationsRepository } from '../src/db/automationsRepository';
+import type { Repositories } from '../src/db';
 import { pullRequestOf } from '../src/domain/automations/run';
 import type { Logger } from '../src/logger';
 import { GithubApiError } from '../src/integrations/github/api';
 import type { CheckConclusion, GithubChecksClient } from '../src/integrations/github/checks';
 
 export interface AutomationCheckDeps {
-  db: Knex;
+  repos: Pick<Repositories, 'automations' | 'automationExecutions'>;
   github: GithubChecksClient;
   /** Where a check's "details" link points (the service's public URL), when known. */
   publicBaseUrl?: string;
@@ -25,8 +23,7 @@ export interface AutomationCheckDeps {
 const SUMMARY_LIMIT = 60_000;
 
 export function createAutomationCheckActivities(deps: AutomationCheckDeps) {
-  const automations = createAutomationsRepository(deps.db);
-  const executions = createAutomationExecutionsRepository(deps.db);
+  const { automations, automationExecutions: executions } = deps.repos;
 
   /** Platform errors that will not heal by retrying end the activity for good. */
   function rethrow(err: unknown): never {

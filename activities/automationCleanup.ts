@@ -5,26 +5,22 @@
  * attempt is retried from where the data says it stopped.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { Knex } from 'knex';
-import { createAutomationExecutionsRepository, HISTORY_TABLE_ORDER } from '../src/db/automationExecutionsRepository';
-import { createAutomationInboxRepository } from '../src/db/automationInboxRepository';
-import { createAutomationsRepository } from '../src/db/automationsRepository';
+import type { Repositories } from '../src/db';
+import { HISTORY_TABLE_ORDER } from '../src/db/automationExecutionsRepository';
 import type { Logger } from '../src/logger';
-import type { TemporalGateway } from '../src/temporal/gateway';
 import { automationRunWorkflowId, automationWorkflowId, debounceWindowWorkflowId } from '../workflows/shared';
 
 export const CLEANUP_BATCH_SIZE = 5000;
 
 export interface AutomationCleanupDeps {
-  db: Knex;
-  temporal: Pick<TemporalGateway, 'terminateWorkflow'>;
+  repos: Pick<Repositories, 'automations' | 'automationExecutions' | 'automationInbox'>;
+  /** Stops a workflow by id; false when it was not running. */
+  workflows: { terminateWorkflow(workflowId: string, reason: string): Promise<boolean> };
   logger: Logger;
 }
 
 export function createAutomationCleanupActivities(deps: AutomationCleanupDeps) {
-  const automations = createAutomationsRepository(deps.db);
-  const executions = createAutomationExecutionsRepository(deps.db);
-  const inbox = createAutomationInboxRepository(deps.db);
+  const { automations, automationExecutions: executions, automationInbox: inbox } = deps.repos;
   const reason = 'the automation was deleted';
 
   return {
@@ -42,7 +38,7 @@ export function createAutomationCleanupActivities(deps: AutomationCleanupDeps) {
       for (const id of await executions.unfinishedIds(automationId)) ids.push(automationRunWorkflowId(id));
       let stopped = 0;
       for (const id of ids) {
-        if (await deps.temporal.terminateWorkflow(id, reason)) stopped++;
+        if (await deps.workflows.terminateWorkflow(id, reason)) stopped++;
         Context.current().heartbeat();
       }
       return stopped;

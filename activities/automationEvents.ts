@@ -7,10 +7,7 @@
  * Idempotent: a retried close of a closed window returns the execution it recorded.
  */
 import { Context } from '@temporalio/activity';
-import type { Knex } from 'knex';
-import { createAutomationExecutionsRepository } from '../src/db/automationExecutionsRepository';
-import { createAutomationInboxRepository } from '../src/db/automationInboxRepository';
-import { createAutomationsRepository } from '../src/db/automationsRepository';
+import type { Repositories } from '../src/db';
 import type { Logger } from '../src/logger';
 import type { DebounceCloseResult } from '../workflows/shared';
 
@@ -30,10 +27,8 @@ const SHORT_WAIT_MS = 1500;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function createAutomationEventActivities(deps: { db: Knex; logger: Logger }) {
-  const automations = createAutomationsRepository(deps.db);
-  const executions = createAutomationExecutionsRepository(deps.db);
-  const inbox = createAutomationInboxRepository(deps.db);
+export function createAutomationEventActivities(deps: { repos: Pick<Repositories, 'transact' | 'automations' | 'automationExecutions' | 'automationInbox'>; logger: Logger }) {
+  const { automations, automationExecutions: executions, automationInbox: inbox } = deps.repos;
 
   return {
     /** Closes the window, or says how long to sleep first; short remainders are slept here, outside any lock. */
@@ -49,7 +44,7 @@ export function createAutomationEventActivities(deps: { db: Knex; logger: Logger
 
   async function tryClose(input: CloseWindowInput): Promise<DebounceCloseResult> {
     const window = { automationId: input.automationId, debounceKey: input.debounceKey, windowNo: input.windowNo };
-    return inbox.transaction(async (trx) => {
+    return deps.repos.transact(async (trx) => {
       const locked = await inbox.lockWindow(window, trx);
       // Gone: deleted with its automation.
       if (!locked) return { state: 'gone' };

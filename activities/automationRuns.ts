@@ -7,14 +7,9 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
-import type { Knex } from 'knex';
 import { AGENTS, type AgentId, type ThinkingLevel } from '../src/agents/catalog';
 import type { SecretBox } from '../src/crypto/secretBox';
-import { createEnvironmentsRepository } from '../src/db/environmentsRepository';
-import { createModelCatalogRepository } from '../src/db/modelCatalogRepository';
-import { createOrganizationSettingsRepository } from '../src/db/organizationSettingsRepository';
-import { createReplicasRepository } from '../src/db/replicasRepository';
-import { createRepositoriesRepository } from '../src/db/repositoriesRepository';
+import type { Repositories } from '../src/db';
 import type { Actor } from '../src/domain/actor';
 import { isModelAllowed, resolveAgentAndModel } from '../src/domain/agentPolicy';
 import { checkEnvironmentAccess } from '../src/domain/environments';
@@ -22,14 +17,14 @@ import { DomainError, invalid } from '../src/domain/errors';
 import { checkModes, hashEngineSecret, messageAndModes, newReplicaEvents, newReplicaRecord } from '../src/domain/replicas';
 import type { ReplicaEventEmitter } from '../src/events/replicaEvents';
 import type { Logger } from '../src/logger';
-import { createAutomationExecutionsRepository, type ExecutionRow, type ExecutionStatus } from '../src/db/automationExecutionsRepository';
-import { createAutomationsRepository, type AutomationRow } from '../src/db/automationsRepository';
+import type { ExecutionRow, ExecutionStatus } from '../src/db/automationExecutionsRepository';
+import type { AutomationRow } from '../src/db/automationsRepository';
 import { normaliseConfig } from '../src/domain/automations/rules';
 import { runPrompt, runWorkspaceId } from '../src/domain/automations/run';
 import type { LifecyclePolicy, RunWorkspace } from '../workflows/shared';
 
 export interface AutomationRunActivityDeps {
-  db: Knex;
+  repos: Pick<Repositories, 'replicas' | 'environments' | 'codeRepositories' | 'organizationSettings' | 'modelCatalog' | 'automationExecutions' | 'automations'>;
   secretBox: SecretBox;
   events: ReplicaEventEmitter;
   /** The workspace timings a run's workspace gets (its automation may set the inactivity one). */
@@ -37,16 +32,8 @@ export interface AutomationRunActivityDeps {
   logger: Logger;
 }
 
-
 export function createAutomationRunActivities(deps: AutomationRunActivityDeps) {
-  const { db } = deps;
-  const replicas = createReplicasRepository(db);
-  const environments = createEnvironmentsRepository(db);
-  const repositories = createRepositoriesRepository(db);
-  const settings = createOrganizationSettingsRepository(db);
-  const models = createModelCatalogRepository(db);
-  const executions = createAutomationExecutionsRepository(db);
-  const automations = createAutomationsRepository(db);
+  const { replicas, environments, codeRepositories: repositories, organizationSettings: settings, modelCatalog: models, automationExecutions: executions, automations } = deps.repos;
 
   /** The API's rules for a new workspace, applied to the automation's settings as they are now. */
   async function writeRunWorkspace(exec: ExecutionRow, automation: AutomationRow, replicaId: string) {

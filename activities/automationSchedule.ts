@@ -3,14 +3,11 @@
  * fire as a pending execution. Recording is idempotent by the (automation, scheduled time)
  * pair, so a retried activity or a replayed workflow never records one fire twice.
  */
-import type { Knex } from 'knex';
-import { createAutomationExecutionsRepository } from '../src/db/automationExecutionsRepository';
-import { createAutomationsRepository } from '../src/db/automationsRepository';
+import type { Repositories } from '../src/db';
 import { nextFireAt, parseCron } from '../src/domain/cron';
 
-export function createAutomationScheduleActivities(deps: { db: Knex }) {
-  const automations = createAutomationsRepository(deps.db);
-  const executions = createAutomationExecutionsRepository(deps.db);
+export function createAutomationScheduleActivities(deps: { repos: Pick<Repositories, 'transact' | 'automations' | 'automationExecutions'> }) {
+  const { automations, automationExecutions: executions } = deps.repos;
   return {
     async loadSchedule({ automationId }: { automationId: string }) {
       const row = await automations.findById(automationId);
@@ -24,7 +21,7 @@ export function createAutomationScheduleActivities(deps: { db: Knex }) {
 
     /** False when this fire was already recorded (or the automation is gone or disabled). */
     async recordCronFire({ automationId, executionId, scheduledAt }: { automationId: string; executionId: string; scheduledAt: string }): Promise<boolean> {
-      return automations.transaction(async (trx) => {
+      return deps.repos.transact(async (trx) => {
         const automation = await automations.lockById(automationId, trx);
         if (!automation || !automation.enabled) return false;
         const payload = { trigger: 'cron', schedule: automation.cron_expression, timezone: automation.cron_timezone, scheduled_at: scheduledAt };

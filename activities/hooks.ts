@@ -4,15 +4,19 @@
  * files. Secrets are resolved here, inside the worker, so they never enter workflow history.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { SecretBox } from '../src/crypto/secretBox';
+import type { Repositories } from '../src/db';
+import { EnvironmentGoneError } from '../src/domain/resolution';
 import type { EventBus } from '../src/events/bus';
 import { createHookStreamPublisher, type HookStreamPublisher } from '../src/events/hookStream';
 import type { Logger } from '../src/logger';
 import { SandboxImageMissingError, SandboxInputError, type SandboxRuntime } from '../src/sandbox';
-import { EnvironmentGoneError, type ResolutionService } from '../src/services/resolution';
 import { FailureTypes, type HookTestInput, type HookTestResult } from '../workflows/shared';
+import { inheritedHooks, resolveEnvironment } from './environmentSetup';
 
 export interface HookActivityDeps {
-  resolution: ResolutionService;
+  repos: Pick<Repositories, 'environments' | 'environmentResources' | 'hooks'>;
+  secretBox: SecretBox;
   sandbox: SandboxRuntime;
   bus: EventBus;
   logger: Logger;
@@ -25,8 +29,8 @@ export function createHookActivities(deps: HookActivityDeps) {
   return {
     async runHookTest(input: HookTestInput): Promise<HookTestResult> {
       const ctx = Context.current();
-      const resolved = await deps.resolution.resolve(input.organizationId, input.environmentId).catch(rethrowAsFailure);
-      const inherited = await deps.resolution.inheritedHooks(resolved, input.kind);
+      const resolved = await resolveEnvironment(deps, input.organizationId, input.environmentId).catch(rethrowAsFailure);
+      const inherited = await inheritedHooks(deps.repos, resolved, input.kind);
       const ownLayer = resolved.environment.is_global ? 'global' : resolved.environment.user_id ? 'personal' : 'environment';
       const steps = [
         ...inherited.map((h) => ({ name: `${h.layer} ${input.kind} hook`, script: h.content })),

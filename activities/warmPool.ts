@@ -6,8 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
+import { snapshotRepositories } from '../src/domain/replicas';
+import { environmentSetup, inheritedHooks, PROFILE_HOOK_SCRIPT, type WarmHookLog } from './environmentSetup';
 import { HOOK_LOG_PREVIEW, heartbeating, type WorkspaceActivityDeps } from './workspace';
-import { environmentRepositories, environmentSetup, PROFILE_HOOK_SCRIPT, type WarmHookLog } from './workspaceSetup';
 
 /** Backoff after consecutive failed builds: 5 s, 10 s, 20 s … at most 10 min. */
 export const WARM_POOL_BACKOFF_BASE_MS = 5000;
@@ -17,77 +18,63 @@ export const warmPoolBackoffMs = (errorCount: number) => Math.min(WARM_POOL_BACK
 export const WARM_POOL_LABEL = 'dev.hangar.warm-pool';
 
 export function createWarmPoolActivities(deps: WorkspaceActivityDeps) {
-  const { db, runtime } = deps;
+  const { repos, runtime } = deps;
+  const { warmPools } = repos;
 
   /** Marks entries expired (or failed) and removes their containers. */
   async function retire(ids: string[], status: 'expired' | 'failed', error?: string) {
     if (!ids.length) return;
-    await db('warm_pool_workspaces')
-      .whereIn('id', ids)
-      .update({ status, updated_at: db.fn.now(), ...(error ? { error_message: error.slice(0, 2000) } : {}) });
+    await warmPools.retire(ids, status, error?.slice(0, 2000));
     for (const id of ids) await runtime.remove(id).catch((err) => deps.logger.warn('removing a warm workspace failed', { entryId: id, err }));
   }
 
   return {
     async planWarmPool({ configId }: { configId: string }): Promise<{ enabled: boolean; needed: number; retryInMs: number; staleToRemove: boolean }> {
-      const config = await db('warm_pool_configs').where({ id: configId }).first();
+      const config = await warmPools.find(configId);
       if (!config?.enabled) return { enabled: false, needed: 0, retryInMs: 0, staleToRemove: false };
       // Ready entries built from an environment that has since changed can never be claimed.
-      const env = await db('environments').where({ id: config.environment_id }).first();
-      const setup = await environmentSetup(deps, config.organization_id, env.id);
-      const outdated = await db('warm_pool_workspaces').where({ warm_pool_config_id: configId, status: 'ready' }).whereNot({ env_hash: setup.hash }).pluck('id');
-      await retire(outdated, 'expired');
-      const counts = await db('warm_pool_workspaces')
-        .where({ warm_pool_config_id: configId, status: 'ready', generation: config.generation })
-        .count({ n: '*' })
-        .first();
-      const current = Number(counts?.n ?? 0);
-      const stale = await db('warm_pool_workspaces').where({ warm_pool_config_id: configId, status: 'ready' }).where('generation', '<', config.generation).count({ n: '*' }).first();
+      const setup = await environmentSetup(deps, config.organization_id, config.environment_id);
+      await retire(await warmPools.entryIds(configId, { statuses: ['ready'], otherThanHash: setup.hash }), 'expired');
+      const current = await warmPools.countReady(configId, { current: config.generation });
+      const stale = await warmPools.countReady(configId, { below: config.generation });
       const retryInMs = config.next_retry_at ? Math.max(0, new Date(config.next_retry_at).getTime() - Date.now()) : 0;
       return {
         enabled: true,
         needed: Math.max(0, config.target_size - current),
         retryInMs,
         // Stale entries stay claimable as a fallback until the current generation is full.
-        staleToRemove: current >= config.target_size && Number(stale?.n ?? 0) > 0,
+        staleToRemove: current >= config.target_size && stale > 0,
       };
     },
 
     async drainWarmPool({ configId, staleOnly }: { configId: string; staleOnly: boolean }) {
-      const config = await db('warm_pool_configs').where({ id: configId }).first();
+      const config = await warmPools.find(configId);
       if (!config) return;
-      const ids: string[] = await db('warm_pool_workspaces')
-        .where({ warm_pool_config_id: configId })
-        .whereIn('status', staleOnly ? ['ready'] : ['ready', 'warming'])
-        .modify((q) => {
-          if (staleOnly) q.where('generation', '<', config.generation);
-        })
-        .pluck('id');
+      const ids = await warmPools.entryIds(configId, staleOnly ? { statuses: ['ready'], belowGeneration: config.generation } : { statuses: ['ready', 'warming'] });
       await retire(ids, 'expired');
     },
 
     async buildWarmPoolEntry({ configId }: { configId: string }): Promise<{ ok: boolean; entryId?: string; error?: string }> {
-      const config = await db('warm_pool_configs').where({ id: configId }).first();
+      const config = await warmPools.find(configId);
       if (!config?.enabled) return { ok: false, error: 'the pool is disabled' };
       // Builds of one pool run one at a time: a `warming` entry now is left by a dead worker.
-      await retire(await db('warm_pool_workspaces').where({ warm_pool_config_id: configId, status: 'warming' }).pluck('id'), 'failed', 'the build was interrupted');
+      await retire(await warmPools.entryIds(configId, { statuses: ['warming'] }), 'failed', 'the build was interrupted');
 
       const entryId = randomUUID();
       const startedAt = Date.now();
-      const env = await db('environments').where({ id: config.environment_id }).first();
       const ctx = Context.current();
       try {
-        const setup = await environmentSetup(deps, config.organization_id, env.id);
-        const repositories = await environmentRepositories(db, env);
-        await db('warm_pool_workspaces').insert({
+        const setup = await environmentSetup(deps, config.organization_id, config.environment_id);
+        const env = setup.resolved.environment;
+        const repositories = snapshotRepositories(await repos.codeRepositories.boundTo(config.organization_id, env));
+        await warmPools.insertEntry({
           id: entryId,
           organization_id: config.organization_id,
           warm_pool_config_id: configId,
           environment_id: env.id,
-          status: 'warming',
           generation: config.generation,
           size: 'small',
-          repositories: JSON.stringify(repositories),
+          repositories,
           env_hash: setup.hash,
         });
         const logs = await heartbeating(async () => {
@@ -109,10 +96,10 @@ export function createWarmPoolActivities(deps: WorkspaceActivityDeps) {
           }
           // Warm hooks: Global's (and a source environment's), then the environment's own. A
           // failing hook is logged, as at start; it does not fail the workspace.
-          const own = await db('environment_hooks').where({ environment_id: env.id, kind: 'warm', is_active: true }).first();
+          const own = await repos.hooks.active(env.id, 'warm');
           const hooks = [
-            ...(await deps.resolution.inheritedHooks(setup.resolved, 'warm')).map((h) => ({ layer: h.layer, script: h.content })),
-            ...(own ? [{ layer: env.is_global ? 'global' : 'environment', script: own.content as string }] : []),
+            ...(await inheritedHooks(repos, setup.resolved, 'warm')).map((h) => ({ layer: h.layer, script: h.content })),
+            ...(own ? [{ layer: env.is_global ? 'global' : 'environment', script: own.content }] : []),
           ];
           const out: WarmHookLog[] = [];
           for (const hook of hooks) {
@@ -131,32 +118,21 @@ export function createWarmPoolActivities(deps: WorkspaceActivityDeps) {
           }
           return out;
         });
-        const updated = await db('warm_pool_workspaces')
-          .where({ id: entryId, status: 'warming' })
-          .update({ status: 'ready', hook_logs: JSON.stringify(logs), updated_at: db.fn.now() });
-        if (!updated) {
+        if (!(await warmPools.markReady(entryId, logs))) {
           // Drained while it was being built.
           await runtime.remove(entryId);
           return { ok: false, entryId, error: 'the pool was drained during the build' };
         }
-        await db('warm_pool_configs').where({ id: configId }).update({ error_count: 0, next_retry_at: null });
+        await warmPools.recordSuccess(configId);
         deps.logger.info('warm workspace ready', { configId, entryId, durationMs: Date.now() - startedAt });
         return { ok: true, entryId };
       } catch (err) {
         const message = (err as Error).message.slice(0, 2000);
         deps.logger.warn('warm workspace build failed', { configId, entryId, err: err as Error });
-        const exists = await db('warm_pool_workspaces').where({ id: entryId }).first();
-        if (exists) await retire([entryId], 'failed', message);
+        if (await warmPools.findEntry(entryId)) await retire([entryId], 'failed', message);
         else await runtime.remove(entryId).catch(() => undefined);
         const errorCount = Number(config.error_count) + 1;
-        await db('warm_pool_configs')
-          .where({ id: configId })
-          .update({
-            error_count: errorCount,
-            next_retry_at: new Date(Date.now() + warmPoolBackoffMs(errorCount)),
-            last_error_at: db.fn.now(),
-            last_error_message: message,
-          });
+        await warmPools.recordFailure(configId, { errorCount, nextRetryAt: new Date(Date.now() + warmPoolBackoffMs(errorCount)), message });
         return { ok: false, entryId, error: message };
       }
     },

@@ -4,27 +4,25 @@
  * replica id (or by the message it claims), so a retried activity repeats no side effect.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { Knex } from 'knex';
-import type { AgentId } from '../src/agents/catalog';
+import type { CredentialResolver as AgentCredentials } from '../src/agents/credentials';
 import type { SecretBox } from '../src/crypto/secretBox';
+import type { Repositories } from '../src/db';
+import type { ReplicaRow } from '../src/db/replicasRepository';
 import type { ReplicaEventEmitter } from '../src/events/replicaEvents';
 import type { Logger } from '../src/logger';
 import type { WorkspaceRuntime } from '../src/sandbox/workspace';
-import type { ReplicaRow } from '../src/services/replicas/access';
-import type { ResolutionService, ResolvedEnvironment } from '../src/services/resolution';
-import { environmentSetup, LOGIN_ENV_FILE, loginEnvScript, type EnvironmentSetup, type WarmHookLog } from './workspaceSetup';
+import { snapshotRepositories, workspaceKey } from '../src/domain/replicas';
+import { environmentSetup, inheritedHooks, LOGIN_ENV_FILE, loginEnvScript, type EnvironmentSetup, type ResolvedWorkspaceEnvironment, type WarmHookLog } from './environmentSetup';
 import { deliverWebhookOnce, WebhookDeliveryError, type WebhookEvent } from '../src/integrations/webhooks/deliver';
 import { webhookRetryDelay } from '../src/integrations/webhooks/retry';
 import type { WorkspaceStatus } from '../workflows/shared';
 
-export interface CredentialResolver {
-  resolveCredential(input: { organizationId: string; userId: string | null; agent: AgentId }): Promise<{ kind: 'api_key' | 'oauth_token'; secret: string } | null>;
-}
+/** How a turn gets its agent's credential. */
+export type CredentialResolver = Pick<AgentCredentials, 'resolveCredential'>;
 
 export interface WorkspaceActivityDeps {
-  db: Knex;
+  repos: Repositories;
   secretBox: SecretBox;
-  resolution: ResolutionService;
   runtime: WorkspaceRuntime;
   events: ReplicaEventEmitter;
   credentials: CredentialResolver;
@@ -43,8 +41,6 @@ export function heartbeating<T>(fn: () => Promise<T>): Promise<T> {
   return fn().finally(() => clearInterval(timer));
 }
 
-/** The container a replica uses: a claimed warm-pool entry's, or its own. */
-export const workspaceKey = (row: Pick<ReplicaRow, 'id' | 'workspace_key'>) => row.workspace_key ?? row.id;
 
 /** The per-replica variables of its container (a warm-pool container gets them with each exec). */
 export function replicaEnvironment(deps: Pick<WorkspaceActivityDeps, 'secretBox' | 'publicBaseUrl'>, row: ReplicaRow): Record<string, string> {
@@ -56,16 +52,18 @@ export function replicaEnvironment(deps: Pick<WorkspaceActivityDeps, 'secretBox'
 }
 
 export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
-  const { db, runtime, events } = deps;
+  const { repos, runtime, events } = deps;
+  const { replicas, replicaLogs, warmPools } = repos;
 
-  const replica = async (replicaId: string): Promise<ReplicaRow | null> => (await db('replicas').where({ id: replicaId }).first()) ?? null;
+  const replica = (replicaId: string): Promise<ReplicaRow | null> => replicas.find(replicaId);
   const keyOf = workspaceKey;
   const replicaEnv = (row: ReplicaRow) => replicaEnvironment(deps, row);
 
   async function provision(row: ReplicaRow): Promise<{ warmPoolEnvironmentId?: string }> {
-    const environmentId = row.environment_id ?? (await db('environments').where({ organization_id: row.organization_id, is_global: true }).first())?.id;
+    const environmentId = row.environment_id ?? (await repos.environments.findGlobal(row.organization_id))?.id;
+    if (!environmentId) throw new Error('the organization has no Global environment');
     const setup = await environmentSetup(deps, row.organization_id, environmentId);
-    const pool = await db('warm_pool_configs').where({ environment_id: setup.resolved.environment.id, enabled: true }).first();
+    const pool = await warmPools.findForEnvironment(setup.resolved.environment.id, { enabledOnly: true });
     const claimed = pool ? await claimWarmWorkspace(row, setup) : null;
     if (claimed) {
       // A warm container: only the per-replica things are left, then the start hooks.
@@ -92,24 +90,18 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
    */
   async function claimWarmWorkspace(row: ReplicaRow, setup: EnvironmentSetup): Promise<{ id: string } | null> {
     if (row.workspace_key && row.workspace_key !== row.id) {
-      const mine = await db('warm_pool_workspaces').where({ id: row.workspace_key, replica_id: row.id, status: 'assigned' }).first();
-      if (mine && (await runtime.state(mine.id)) === 'running') return mine;
+      const mine = await warmPools.findEntry(row.workspace_key);
+      if (mine && mine.replica_id === row.id && mine.status === 'assigned' && (await runtime.state(mine.id)) === 'running') return mine;
     }
-    const claimed = await db.transaction(async (trx) => {
-      const entry = await trx('warm_pool_workspaces as w')
-        .join('warm_pool_configs as c', 'c.id', 'w.warm_pool_config_id')
-        .where({ 'w.environment_id': setup.resolved.environment.id, 'w.status': 'ready', 'w.size': row.size, 'w.env_hash': setup.hash, 'c.enabled': true })
-        .whereRaw('w.repositories = ?::jsonb', [JSON.stringify(row.repositories.map((r) => ({ id: r.id, name: r.name, url: r.url, default_branch: r.default_branch })))])
-        .orderByRaw('(w.generation = c.generation) desc, w.created_at')
-        .forUpdate('w')
-        .skipLocked()
-        .first('w.id', 'w.hook_logs');
+    const claimed = await repos.transact(async (trx) => {
+      const entry = await warmPools.claimReady(
+        { environmentId: setup.resolved.environment.id, size: row.size, envHash: setup.hash, repositories: snapshotRepositories(row.repositories), replicaId: row.id },
+        trx,
+      );
       if (!entry) return null;
-      await trx('warm_pool_workspaces').where({ id: entry.id }).update({ status: 'assigned', replica_id: row.id, updated_at: trx.fn.now() });
-      await trx('replicas').where({ id: row.id }).update({ workspace_key: entry.id });
-      const logs = (entry.hook_logs ?? []) as WarmHookLog[];
-      if (logs.length) await trx('replica_hook_logs').insert(logs.map((l) => ({ ...l, id: crypto.randomUUID(), replica_id: row.id, kind: 'warm' })));
-      return { id: entry.id as string };
+      await replicas.setWorkspaceKey(row.id, entry.id, trx);
+      await replicaLogs.insertHookLogs(row.id, (entry.hookLogs as WarmHookLog[]).map((log) => ({ ...log, kind: 'warm' as const })), trx);
+      return { id: entry.id };
     });
     if (claimed) deps.logger.info('warm workspace claimed', { replicaId: row.id, entryId: claimed.id });
     return claimed;
@@ -119,12 +111,12 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
    * Start hooks: the inherited ones, then the environment's own. A failing hook is logged and
    * reported but does not block the workspace (as the original service behaves).
    */
-  async function runStartHooks(row: ReplicaRow, resolved: ResolvedEnvironment, env?: Record<string, string>): Promise<void> {
+  async function runStartHooks(row: ReplicaRow, resolved: ResolvedWorkspaceEnvironment, env?: Record<string, string>): Promise<void> {
     const key = keyOf(row);
-    const own = await db('environment_hooks').where({ environment_id: resolved.environment.id, kind: 'start', is_active: true }).first();
+    const own = await repos.hooks.active(resolved.environment.id, 'start');
     const hooks = [
-      ...(await deps.resolution.inheritedHooks(resolved, 'start')).map((h) => ({ name: h.layer, script: h.content })),
-      ...(own ? [{ name: resolved.environment.is_global ? 'global' : 'environment', script: own.content as string }] : []),
+      ...(await inheritedHooks(repos, resolved, 'start')).map((h) => ({ name: h.layer, script: h.content })),
+      ...(own ? [{ name: resolved.environment.is_global ? 'global' : 'environment', script: own.content }] : []),
     ];
     if (hooks.length === 0) return;
     await events.emit(row.id, 'hooks.started', { running: hooks.length, completed: 0 });
@@ -132,18 +124,18 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
     for (const hook of hooks) {
       const result = await runtime.runHook(key, { name: hook.name, script: hook.script, timeoutMs: deps.hookTimeoutMs, env });
       completed++;
-      await db('replica_hook_logs').insert({
-        id: crypto.randomUUID(),
-        replica_id: row.id,
-        kind: 'start',
-        hook_type: 'environment',
-        hook_name: hook.name,
-        script: hook.script,
-        output: result.output.slice(0, HOOK_LOG_PREVIEW),
-        output_total_chars: result.outputTotalChars,
-        exit_code: result.exitCode,
-        timed_out: result.timedOut,
-      });
+      await replicaLogs.insertHookLogs(row.id, [
+        {
+          kind: 'start',
+          hook_type: 'environment',
+          hook_name: hook.name,
+          script: hook.script,
+          output: result.output.slice(0, HOOK_LOG_PREVIEW),
+          output_total_chars: result.outputTotalChars,
+          exit_code: result.exitCode,
+          timed_out: result.timedOut,
+        },
+      ]);
       const failed = result.exitCode !== 0 || result.timedOut;
       await events.emit(row.id, failed ? 'hooks.failed' : 'hooks.progress', { running: hooks.length - completed, completed, hook: hook.name, exitCode: result.exitCode, timedOut: result.timedOut });
     }
@@ -190,20 +182,8 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
     },
 
     async setReplicaStatus({ replicaId, status, error }: { replicaId: string; status: WorkspaceStatus; error?: string }) {
-      await db.transaction(async (trx) => {
-        const row = await trx('replicas').where({ id: replicaId }).forUpdate().first();
-        if (!row) return;
-        const config = error ? { ...row.config, provisioning_error: { message: error } } : row.config;
-        await trx('replicas')
-          .where({ id: replicaId })
-          .update({
-            status,
-            config: JSON.stringify(config),
-            updated_at: trx.fn.now(),
-            ...(status === 'archived' ? { archived_at: trx.fn.now() } : {}),
-            ...(status === 'active' ? { last_activity_at: trx.fn.now() } : {}),
-          });
-      });
+      // A replica deleted meanwhile has nothing left to tell.
+      if (!(await replicas.setStatus(replicaId, status, error))) return;
       await events.emit(replicaId, 'replica.status.changed', { status, waking: false, ...(error ? { error } : {}) });
       if (status === 'error') await events.emit(replicaId, 'error', { code: 'provisioning_failed', message: error ?? 'provisioning failed' });
     },
@@ -238,7 +218,7 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
     },
 
     async deleteReplica({ replicaId }: { replicaId: string }) {
-      await db('replicas').where({ id: replicaId }).delete();
+      await replicas.delete(replicaId);
     },
   };
 }

@@ -1,7 +1,7 @@
 /** Production API process: HTTP only. Reads config → builds deps → listens → closes on signal. */
 import { loadConfig, requireProductionSettings } from '../config';
 import { createLogger } from '../logger';
-import { buildApi, migrate, openDatabase } from '../runtime';
+import { buildApi, migrate, openDatabase } from '../processes';
 import { onShutdown } from './shutdown';
 
 async function main() {

@@ -1,7 +1,7 @@
 /** Production worker process: Temporal workflows and activities (Docker sandboxes). */
 import { loadConfig, requireProductionSettings } from '../config';
 import { createLogger } from '../logger';
-import { migrate, openDatabase, startWorker } from '../runtime';
+import { migrate, openDatabase, startWorker } from '../processes';
 import { onShutdown } from './shutdown';
 
 async function main() {

@@ -10,13 +10,20 @@ import { createAutomationsRepository } from './automationsRepository';
 import { createCredentialsRepository } from './credentialsRepository';
 import { createEnvironmentResourcesRepository } from './environmentResourcesRepository';
 import { createEnvironmentsRepository } from './environmentsRepository';
+import { createHooksRepository } from './hooksRepository';
 import { createIdentityRepository } from './identityRepository';
 import { pingDatabase } from './knex';
 import { createModelCatalogRepository } from './modelCatalogRepository';
 import { createOrganizationSettingsRepository } from './organizationSettingsRepository';
+import { createReplicaChatsRepository } from './replicaChatsRepository';
+import { createReplicaEventsRepository } from './replicaEventsRepository';
+import { createReplicaLogsRepository } from './replicaLogsRepository';
+import { createReplicaMessagesRepository } from './replicaMessagesRepository';
 import { createReplicasRepository } from './replicasRepository';
 import { createRepositoriesRepository } from './repositoriesRepository';
+import { createTerminalSessionsRepository } from './terminalSessionsRepository';
 import type { Transaction } from './transaction';
+import { createWarmPoolsRepository } from './warmPoolsRepository';
 
 export function createRepositories(knex: Knex) {
   return {
@@ -33,6 +40,13 @@ export function createRepositories(knex: Knex) {
     modelCatalog: createModelCatalogRepository(knex),
     organizationSettings: createOrganizationSettingsRepository(knex),
     replicas: createReplicasRepository(knex),
+    replicaChats: createReplicaChatsRepository(knex),
+    replicaMessages: createReplicaMessagesRepository(knex),
+    replicaEvents: createReplicaEventsRepository(knex),
+    replicaLogs: createReplicaLogsRepository(knex),
+    terminalSessions: createTerminalSessionsRepository(knex),
+    hooks: createHooksRepository(knex),
+    warmPools: createWarmPoolsRepository(knex),
   };
 }
 

@@ -54,12 +54,19 @@ export function checkModes(agent: AgentId, modes: Partial<ModeFlags> & { thinkin
 
 export const hashEngineSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
+/** The container (and volume) a replica uses: a claimed warm-pool entry's, or its own. */
+export const workspaceKey = (row: { id: string; workspace_key?: string | null }) => row.workspace_key ?? row.id;
+
 export interface RepositorySnapshot {
   id: string;
   name: string;
   url: string;
   default_branch: string;
 }
+
+/** The fields of a repository a workspace keeps, in a fixed order (a warm workspace is matched on them). */
+export const snapshotRepositories = (repositories: readonly RepositorySnapshot[]): RepositorySnapshot[] =>
+  repositories.map(({ id, name, url, default_branch }) => ({ id, name, url, default_branch }));
 
 export interface NewReplica {
   ids: { replicaId: string; chatId: string; messageId: string };
@@ -105,7 +112,7 @@ export function newReplicaRecord(r: NewReplica) {
       webhook_secret_sealed: r.webhook?.sealedSecret ?? null,
       engine_secret_hash: r.engineSecret.hash,
       engine_secret_sealed: r.engineSecret.sealed,
-      repositories: JSON.stringify(r.repositories.map(({ id, name, url, default_branch }) => ({ id, name, url, default_branch }))),
+      repositories: JSON.stringify(snapshotRepositories(r.repositories)),
     },
     chat: { id: r.ids.chatId, replica_id: r.ids.replicaId, provider: r.agent, title },
     message: {

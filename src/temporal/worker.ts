@@ -11,15 +11,7 @@ import {
   type LogLevel as TemporalLogLevel,
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
-import { createAgentTurnActivities } from '../../activities/agentTurns';
-import { createAutomationCheckActivities, type AutomationCheckDeps } from '../../activities/automationChecks';
-import { createAutomationCleanupActivities, type AutomationCleanupDeps } from '../../activities/automationCleanup';
-import { createAutomationEventActivities } from '../../activities/automationEvents';
-import { createAutomationRunActivities, type AutomationRunActivityDeps } from '../../activities/automationRuns';
-import { createAutomationScheduleActivities } from '../../activities/automationSchedule';
-import { createHookActivities, type HookActivityDeps } from '../../activities/hooks';
-import { createWarmPoolActivities } from '../../activities/warmPool';
-import { createWorkspaceActivities, type WorkspaceActivityDeps } from '../../activities/workspace';
+import { createActivities, type ActivityDeps } from '../../activities';
 import type { Logger } from '../logger';
 
 let runtimeInstalled = false;
@@ -64,11 +56,7 @@ export interface WorkerDeps {
   connection: NativeConnection;
   namespace: string;
   taskQueue: string;
-  activities: HookActivityDeps;
-  workspace: WorkspaceActivityDeps;
-  automationRuns: AutomationRunActivityDeps;
-  automationChecks: AutomationCheckDeps;
-  automationCleanup: AutomationCleanupDeps;
+  activities: ActivityDeps;
   /** How long a stopping worker lets in-flight activities (agent turns) finish before cancelling them. */
   shutdownGraceMs: number;
 }
@@ -86,16 +74,6 @@ export async function createHangarWorker(deps: WorkerDeps): Promise<Worker> {
     taskQueue: deps.taskQueue,
     shutdownGraceTime: deps.shutdownGraceMs,
     workflowBundle: await workflowBundle(),
-    activities: {
-      ...createHookActivities(deps.activities),
-      ...createWorkspaceActivities(deps.workspace),
-      ...createAgentTurnActivities(deps.workspace),
-      ...createWarmPoolActivities(deps.workspace),
-      ...createAutomationRunActivities(deps.automationRuns),
-      ...createAutomationScheduleActivities({ db: deps.workspace.db }),
-      ...createAutomationEventActivities({ db: deps.workspace.db, logger: deps.logger.child({ component: 'automation-events' }) }),
-      ...createAutomationCheckActivities(deps.automationChecks),
-      ...createAutomationCleanupActivities(deps.automationCleanup),
-    },
+    activities: createActivities(deps.activities),
   });
 }

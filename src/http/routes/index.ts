@@ -1,8 +1,6 @@
-import type { Knex } from 'knex';
 import type { EventBus } from '../../events/bus';
 import type { Logger } from '../../logger';
 import type { Services } from '../../services';
-import type { TerminalClient } from '../../terminals/client';
 import { buildOpenApi } from '../openapi';
 import type { Route } from '../route';
 import { environmentResourceRoutes } from './environmentResources';
@@ -15,28 +13,29 @@ import { hookRoutes } from './hooks';
 import { metaRoutes, type ReadinessProbe } from './meta';
 import { modelsRoutes } from './models';
 import { organizationRoutes } from './organization';
-import { replicaActivityRoutes } from './replicaActivity';
+import { replicaChatRoutes } from './replicaChats';
+import { replicaEventRoutes } from './replicaEvents';
 import { replicaRoutes } from './replicas';
 import { repositoryRoutes } from './repositories';
 import { terminalRoutes } from './terminals';
 
 export function allRoutes(deps: {
   services: Services;
-  db: Knex;
+  /** The hook-test stream follows a test's output on the bus. */
   bus: EventBus;
   logger: Logger;
   probes: ReadinessProbe[];
   version: string;
   legacyCreateTimeoutMs: number;
-  terminalClient: TerminalClient;
 }): Route[] {
   const { services } = deps;
   // Static paths (`/v1/replica/repositories`) come before parameterised ones (`/v1/replica/:id`).
   const api: Route[] = [
     ...repositoryRoutes(services.repositories),
-    ...replicaRoutes(services.replicas, { db: deps.db, bus: deps.bus, legacyCreateTimeoutMs: deps.legacyCreateTimeoutMs }),
-    ...replicaActivityRoutes(services.replicaActivity, { logger: deps.logger }),
-    ...terminalRoutes({ client: deps.terminalClient, db: deps.db }),
+    ...replicaRoutes(services.replicas, { legacyCreateTimeoutMs: deps.legacyCreateTimeoutMs }),
+    ...replicaEventRoutes(services.replicas, { logger: deps.logger }),
+    ...replicaChatRoutes(services.replicas),
+    ...terminalRoutes(services.terminals),
     ...environmentRoutes(services.environments),
     ...environmentResourceRoutes(services.environmentResources),
     ...hookRoutes(services.hooks, deps.bus, deps.logger),

@@ -47,9 +47,9 @@ describe('automation runs survive retried activities', function () {
     const { org, api, automation } = await setup([CUSTOM]);
     const { config, database } = harness();
     const runs = createAutomationRunActivities({
-      db: db(),
+      repos: database.repos,
       secretBox: createSecretBox(config.encryptionKeys),
-      events: createReplicaEventEmitter(database.db, database.bus),
+      events: createReplicaEventEmitter(database.repos.replicaEvents, database.bus),
       timings: { idleMs: config.workspaceIdleMs, archiveAfterMs: config.workspaceArchiveAfterMs, historyLimit: config.workspaceHistoryLimit },
       logger,
     });
@@ -69,7 +69,7 @@ describe('automation runs survive retried activities', function () {
     const { org, automation } = await setup([PR_OPENED], { vcs_check_names: ['hangar/once'] });
     const github = fakeGithub();
     const checks = createAutomationCheckActivities({
-      db: db(),
+      repos: harness().database.repos,
       github: createGithubChecksClient({ apiUrl: github.url, appId: github.appId, privateKeyPem: github.privateKeyPem }),
       logger,
     });
@@ -95,7 +95,7 @@ describe('automation runs survive retried activities', function () {
       { ...key, payload: JSON.stringify({ n: 1 }), received_at: db().raw("clock_timestamp() - interval '5 seconds'") },
       { ...key, payload: JSON.stringify({ n: 2 }), received_at: db().raw("clock_timestamp() - interval '5 seconds'") },
     ]);
-    const events = createAutomationEventActivities({ db: db(), logger });
+    const events = createAutomationEventActivities({ repos: harness().database.repos, logger });
     const input = { automationId: automation.id, debounceKey: 'custom', windowNo: 1, executionId: randomUUID() };
     const first = await retried(events.closeDebounceWindow, input);
     const second = await retried(events.closeDebounceWindow, input);
@@ -112,7 +112,7 @@ describe('automation runs survive retried activities', function () {
       throw new Error('Temporal is unreachable');
     };
     // The API's inbox, with its Temporal calls failing as they do while the cluster is down.
-    const inbox = createAutomationInbox({ db: db(), temporal: { startAutomationRun: unreachable, startDebounceWindow: unreachable }, logger });
+    const inbox = createAutomationInbox({ repos: harness().database.repos, temporal: { startAutomationRun: unreachable, startDebounceWindow: unreachable }, logger });
     const windowed = await inbox.accept([{ automationId: automation.id, key: 'custom', payload: { n: 1 } }]);
     const joined = await inbox.accept([{ automationId: automation.id, key: 'custom', payload: { n: 2 } }]);
     const direct = await inbox.accept([{ automationId: immediate.id, key: 'custom', payload: { n: 3 } }]);

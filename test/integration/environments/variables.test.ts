@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { resolveEnvironment } from '../../../activities/environmentSetup';
+import { createSecretBox } from '../../../src/crypto/secretBox';
 import { harness } from '../../support/harness';
 import { as, errorOf, newOrg } from '../../support/http';
 
@@ -196,7 +198,8 @@ describe('environment variables', () => {
       expect((await member.post(base, { key: 'GLOBAL_LOCKED_TEAM_OPEN', value: 'p' })).status).to.equal(201);
 
       // What the workspace gets agrees with what the API accepted.
-      const resolved = await harness().api.services.resolution.resolve(org.organization_id, personal.id);
+      const { database, config } = harness();
+      const resolved = await resolveEnvironment({ repos: database.repos, secretBox: createSecretBox(config.encryptionKeys) }, org.organization_id, personal.id);
       expect(resolved.variables).to.include({ GLOBAL_OPEN_TEAM_LOCKED: 't', GLOBAL_LOCKED_TEAM_OPEN: 'p', TEAM_ONLY: 't' });
     });
   });

@@ -14,42 +14,38 @@ import { createDocker, createSandboxRuntime, type SandboxRuntime } from './sandb
 import { createWorkspaceRuntime } from './sandbox/workspace';
 import { createGithubChecksClient } from './integrations/github/checks';
 import { createAutomationSweeper } from './temporal/inboxSweeper';
-import { createAutomationInboxRepository } from './db/automationInboxRepository';
 import { createReplicaEventEmitter } from './events/replicaEvents';
-import { createCredentialsService } from './services/credentials';
+import { createCredentialResolver } from './agents/credentials';
 import { createTerminalClient, createTerminalManager } from './terminals';
 import { createServices, type Services } from './services';
-import { createResolutionService } from './services/resolution';
+import { workspaceKey } from './domain/replicas';
 import { connectTemporal, createTemporalGateway, type TemporalGateway } from './temporal/gateway';
 import { connectWorker, createHangarWorker } from './temporal/worker';
-import { pingDatabase } from './db/knex';
 import type { Database } from './db/database';
 
 export { migrate, openDatabase, type Database } from './db/database';
 
-export interface ApiRuntime {
+export interface ApiProcess {
   app: Koa;
   services: Services;
   temporal: TemporalGateway;
   close(): Promise<void>;
 }
 
-export async function buildApi(options: { config: Config; logger: Logger; database: Database; temporalAddress: string }): Promise<ApiRuntime> {
+export async function buildApi(options: { config: Config; logger: Logger; database: Database; temporalAddress: string }): Promise<ApiProcess> {
   const { config, logger, database } = options;
   const connection = await connectTemporal(options.temporalAddress);
   const temporal = createTemporalGateway(connection, { namespace: config.temporalNamespace, taskQueue: config.taskQueue });
-  const services = createServices({ db: database.db, bus: database.bus, secretBox: createSecretBox(config.encryptionKeys), temporal, config, logger });
   const terminalClient = createTerminalClient({ bus: database.bus, logger: logger.child({ component: 'terminals' }) });
+  const services = createServices({ repos: database.repos, bus: database.bus, secretBox: createSecretBox(config.encryptionKeys), temporal, terminalClient, config, logger });
   const routes = allRoutes({
     services,
-    terminalClient,
-    db: database.db,
     legacyCreateTimeoutMs: config.legacyCreateTimeoutMs,
     bus: database.bus,
     logger,
     version,
     probes: [
-      { name: 'database', check: () => pingDatabase(database.db) },
+      { name: 'database', check: () => database.repos.ping() },
       { name: 'temporal', check: () => temporal.ping() },
     ],
   });
@@ -71,24 +67,24 @@ export async function buildApi(options: { config: Config; logger: Logger; databa
     close: async () => {
       clearInterval(pruneTimer);
       await terminalClient.shutdown();
-      await services.replicaActivity.close();
+      services.replicas.close();
       await temporal.close();
     },
   };
 }
 
-export interface WorkerRuntime {
+export interface WorkerProcess {
   sandbox: SandboxRuntime;
   /** Resolves when the worker has stopped. */
   running: Promise<void>;
   shutdown(): Promise<void>;
 }
 
-export async function startWorker(options: { config: Config; logger: Logger; database: Database; temporalAddress: string }): Promise<WorkerRuntime> {
+export async function startWorker(options: { config: Config; logger: Logger; database: Database; temporalAddress: string }): Promise<WorkerProcess> {
   const { config, logger, database } = options;
+  const { repos } = database;
   const docker = createDocker(process.env);
   const secretBox = createSecretBox(config.encryptionKeys);
-  const resolution = createResolutionService({ db: database.db, secretBox });
   const workspaceRuntime = createWorkspaceRuntime(docker, {
     image: config.sandboxImage,
     logger: logger.child({ component: 'workspaces' }),
@@ -109,7 +105,6 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
   // sweeper finds unstarted and stops a deleted automation's workflows.
   const connection = await connectWorker(options.temporalAddress, logger);
   const temporal = createTemporalGateway(connection, { namespace: config.temporalNamespace, taskQueue: config.taskQueue });
-  const events = createReplicaEventEmitter(database.db, database.bus);
   const worker = await createHangarWorker({
     logger,
     connection,
@@ -117,55 +112,38 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
     taskQueue: config.taskQueue,
     shutdownGraceMs: config.workerShutdownGraceMs,
     activities: {
-      resolution,
-      sandbox,
+      repos,
+      secretBox,
+      events: createReplicaEventEmitter(repos.replicaEvents, database.bus),
       bus: database.bus,
-      logger: logger.child({ component: 'activities' }),
-      hookTimeoutMs: config.hookTimeoutMs,
-    },
-    workspace: {
-      db: database.db,
-      secretBox,
-      resolution,
+      sandbox,
       runtime: workspaceRuntime,
-      events,
-      credentials: createCredentialsService({ db: database.db, secretBox }),
-      logger: logger.child({ component: 'workspace-activities' }),
-      agentExecutable: config.agentExecutable,
-      hookTimeoutMs: config.hookTimeoutMs,
-      publicBaseUrl: config.publicBaseUrl,
-    },
-    automationRuns: {
-      db: database.db,
-      secretBox,
-      events,
-      timings: { idleMs: config.workspaceIdleMs, archiveAfterMs: config.workspaceArchiveAfterMs, historyLimit: config.workspaceHistoryLimit },
-      logger: logger.child({ component: 'automation-runs' }),
-    },
-    automationChecks: {
-      db: database.db,
+      credentials: createCredentialResolver({ repos, secretBox }),
       github: createGithubChecksClient(config.github),
+      workflows: temporal,
+      logger,
+      hookTimeoutMs: config.hookTimeoutMs,
+      agentExecutable: config.agentExecutable,
       publicBaseUrl: config.publicBaseUrl,
-      logger: logger.child({ component: 'automation-checks' }),
+      timings: { idleMs: config.workspaceIdleMs, archiveAfterMs: config.workspaceArchiveAfterMs, historyLimit: config.workspaceHistoryLimit },
     },
-    automationCleanup: { db: database.db, temporal, logger: logger.child({ component: 'automation-cleanup' }) },
   });
   // Terminal sessions live in the worker that holds their TTY; the API reaches them over the bus.
   const terminals = createTerminalManager({
     bus: database.bus,
-    db: database.db,
+    repository: repos.terminalSessions,
     owner: `${config.sandboxOwner}-${randomUUID().slice(0, 8)}`,
     // A replica that claimed a warm-pool workspace uses that entry's container.
     openTty: async (replicaId, opts) => {
-      const row = await database.db('replicas').where({ id: replicaId }).first('workspace_key');
-      return workspaceRuntime.openTty(row?.workspace_key ?? replicaId, opts);
+      const row = await repos.replicas.find(replicaId);
+      return workspaceRuntime.openTty(row ? workspaceKey(row) : replicaId, opts);
     },
     logger: logger.child({ component: 'terminals' }),
   });
   await terminals.start();
   // Starts the workflows of inbox rows whose start was lost (see temporal/inboxSweeper.ts).
   const sweeper = createAutomationSweeper({
-    inbox: createAutomationInboxRepository(database.db),
+    inbox: repos.automationInbox,
     temporal,
     logger: logger.child({ component: 'automation-sweeper' }),
     graceMs: config.automationSweepMs,

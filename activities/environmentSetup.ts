@@ -1,0 +1,91 @@
+/**
+ * What a workspace or a hook test gets from its environment, for provisioning, warm-pool
+ * builds and hook tests: the resolved layers (variables, files), the inherited hooks, the
+ * container env, the files written into the home (environment files, skills, MCP config,
+ * system prompt), and a hash of both, so a warm workspace is claimed only while its
+ * environment is unchanged. Secrets are opened here, in the worker, never in workflow history.
+ */
+import { createHash } from 'node:crypto';
+import type { SecretBox } from '../src/crypto/secretBox';
+import type { Repositories } from '../src/db';
+import type { EnvironmentRow } from '../src/db/environmentsRepository';
+import type { HookKind } from '../src/db/hooksRepository';
+import { EnvironmentGoneError, inheritedHookChain, resolveLayers, type ResolvedEnvironment, type ResolvedHook } from '../src/domain/resolution';
+import type { WorkspaceFile } from '../src/sandbox/workspace';
+
+type ResolutionDeps = { repos: Pick<Repositories, 'environments' | 'environmentResources'>; secretBox: SecretBox };
+
+export type ResolvedWorkspaceEnvironment = ResolvedEnvironment<EnvironmentRow>;
+
+export interface EnvironmentSetup {
+  resolved: ResolvedWorkspaceEnvironment;
+  env: Record<string, string>;
+  files: WorkspaceFile[];
+  hash: string;
+}
+
+/** One warm hook's log, kept on the pool entry and copied to the replica's hook logs at claim. */
+export interface WarmHookLog {
+  hook_type: 'global' | 'repository';
+  hook_name: string;
+  script: string;
+  output: string;
+  output_total_chars: number;
+  exit_code: number;
+  timed_out: boolean;
+  executed_at: string;
+}
+
+/** Sourced by login shells (`~/.profile`): the per-replica variables of a warm workspace. */
+export const LOGIN_ENV_FILE = '~/.hangar/env.sh';
+export const PROFILE_HOOK_SCRIPT = `grep -q 'hangar/env.sh' ~/.profile 2>/dev/null || printf '\\n[ -r "$HOME/.hangar/env.sh" ] && . "$HOME/.hangar/env.sh"\\n' >> ~/.profile`;
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export function loginEnvScript(env: Record<string, string>): string {
+  const quote = (v: string) => `'${v.replace(/'/g, `'\\''`)}'`;
+  return (
+    Object.entries(env)
+      .filter(([name]) => ENV_NAME.test(name))
+      .map(([name, value]) => `export ${name}=${quote(value)}`)
+      .join('\n') + '\n'
+  );
+}
+
+/** The environment's layers with their variables and files opened; EnvironmentGoneError when it no longer exists. */
+export async function resolveEnvironment(deps: ResolutionDeps, organizationId: string, environmentId: string): Promise<ResolvedWorkspaceEnvironment> {
+  const { environments, environmentResources } = deps.repos;
+  const layers = await environments.layers(organizationId, environmentId);
+  if (!layers) throw new EnvironmentGoneError(`environment ${environmentId} no longer exists`);
+  const ids = layers.map((l) => l.environment.id);
+  const [variables, files] = await Promise.all([environmentResources.variables.ofEnvironments(ids), environmentResources.files.ofEnvironments(ids)]);
+  return resolveLayers(layers, { variables, files }, (sealed) => deps.secretBox.open(sealed));
+}
+
+/** The active saved hook of each layer below the environment, in run order. */
+export async function inheritedHooks(repos: Pick<Repositories, 'hooks'>, resolved: ResolvedWorkspaceEnvironment, kind: HookKind): Promise<ResolvedHook[]> {
+  const below = resolved.layers.filter((l) => l.layer !== 'environment');
+  if (below.length === 0) return [];
+  return inheritedHookChain(below, await repos.hooks.activeOf(below.map((l) => l.environment.id), kind));
+}
+
+export async function environmentSetup(deps: ResolutionDeps & { publicBaseUrl?: string }, organizationId: string, environmentId: string): Promise<EnvironmentSetup> {
+  const resolved = await resolveEnvironment(deps, organizationId, environmentId);
+  const ids = resolved.layers.map((l) => l.environment.id);
+  // Both come ordered by environment, then name.
+  const [skillRows, mcpRows] = await Promise.all([deps.repos.environmentResources.skills.ofEnvironments(ids), deps.repos.environmentResources.mcps.ofEnvironments(ids)]);
+  const skills = skillRows.map(({ name, slug, source }) => ({ name, slug, source }));
+  const mcpServers = Object.fromEntries(mcpRows.map((m) => [m.name, { transport: m.transport, ...JSON.parse(deps.secretBox.open(m.config_sealed)) }]));
+  const files: WorkspaceFile[] = [
+    ...resolved.files,
+    { path: '~/.hangar/skills.json', content: JSON.stringify({ skills }, null, 2) + '\n' },
+    { path: '~/.hangar/mcp.json', content: JSON.stringify({ mcpServers }, null, 2) + '\n' },
+    ...(resolved.environment.system_prompt || resolved.environment.personal_preferences
+      ? [{ path: '~/.hangar/system-prompt.md', content: [resolved.environment.system_prompt, resolved.environment.personal_preferences].filter(Boolean).join('\n\n') + '\n' }]
+      : []),
+  ];
+  const env = { ...resolved.variables, ...(deps.publicBaseUrl ? { HANGAR_API_URL: deps.publicBaseUrl } : {}) };
+  const sortedEnv = Object.entries(env).sort(([a], [b]) => a.localeCompare(b));
+  const hash = createHash('sha256').update(JSON.stringify({ env: sortedEnv, files })).digest('hex');
+  return { resolved, env, files, hash };
+}

@@ -1,0 +1,60 @@
+/**
+ * Every activity the worker registers, built from one set of dependencies. Each area's factory
+ * takes only the part it needs (`Pick<ActivityDeps, …>`), so tests hand it just that.
+ */
+import type { SecretBox } from '../src/crypto/secretBox';
+import type { Repositories } from '../src/db';
+import type { EventBus } from '../src/events/bus';
+import type { ReplicaEventEmitter } from '../src/events/replicaEvents';
+import type { GithubChecksClient } from '../src/integrations/github/checks';
+import type { Logger } from '../src/logger';
+import type { SandboxRuntime } from '../src/sandbox';
+import type { WorkspaceRuntime } from '../src/sandbox/workspace';
+import { createAgentTurnActivities } from './agentTurns';
+import { createAutomationCheckActivities } from './automationChecks';
+import { createAutomationCleanupActivities } from './automationCleanup';
+import { createAutomationEventActivities } from './automationEvents';
+import { createAutomationRunActivities } from './automationRuns';
+import { createAutomationScheduleActivities } from './automationSchedule';
+import { createHookActivities } from './hooks';
+import { createWarmPoolActivities } from './warmPool';
+import { createWorkspaceActivities, type CredentialResolver } from './workspace';
+
+export interface ActivityDeps {
+  repos: Repositories;
+  secretBox: SecretBox;
+  /** The replica events stream (rows plus notifications). */
+  events: ReplicaEventEmitter;
+  bus: EventBus;
+  /** Single-use hook sandboxes. */
+  sandbox: SandboxRuntime;
+  /** Long-lived workspace containers. */
+  runtime: WorkspaceRuntime;
+  credentials: CredentialResolver;
+  github: GithubChecksClient;
+  /** Stops a workflow by id (a deleted automation's); false when it was not running. */
+  workflows: { terminateWorkflow(workflowId: string, reason: string): Promise<boolean> };
+  logger: Logger;
+  hookTimeoutMs: number;
+  /** Runs every agent as this executable (the test agent); unset in production. */
+  agentExecutable?: string;
+  /** The service's public URL, for workspaces and check links. */
+  publicBaseUrl?: string;
+  /** What a new workspace's workflow is given. */
+  timings: { idleMs: number; archiveAfterMs: number; historyLimit: number };
+}
+
+export function createActivities(deps: ActivityDeps) {
+  const as = (component: string) => ({ ...deps, logger: deps.logger.child({ component }) });
+  return {
+    ...createHookActivities(as('hook-activities')),
+    ...createWorkspaceActivities(as('workspace-activities')),
+    ...createAgentTurnActivities(as('workspace-activities')),
+    ...createWarmPoolActivities(as('workspace-activities')),
+    ...createAutomationRunActivities(as('automation-runs')),
+    ...createAutomationScheduleActivities(deps),
+    ...createAutomationEventActivities(as('automation-events')),
+    ...createAutomationCheckActivities(as('automation-checks')),
+    ...createAutomationCleanupActivities(as('automation-cleanup')),
+  };
+}

@@ -1,0 +1,200 @@
+/**
+ * Warm pools: one config per environment (`warm_pool_configs`) and its ready workspaces
+ * (`warm_pool_workspaces`), built ahead and claimed by new replicas. A config's `generation`
+ * moves when its warm hook changes; older entries are stale (still claimable) until replaced.
+ */
+import type { Knex } from 'knex';
+
+export interface WarmPoolRow {
+  id: string;
+  organization_id: string;
+  environment_id: string;
+  enabled: boolean;
+  target_size: number;
+  generation: number;
+  error_count: number;
+  next_retry_at: Date | null;
+  last_error_at: Date | null;
+  last_error_message: string | null;
+  updated_at: Date;
+}
+
+/** Counts of a pool's entries: `ready_count` is the current generation's ready ones, `stale_count` older ones. */
+export interface WarmPoolStats {
+  ready_count: number;
+  stale_count: number;
+  warming_count: number;
+}
+
+export type WarmPoolEntryStatus = 'warming' | 'ready' | 'assigned' | 'expired' | 'failed';
+
+export interface WarmPoolWorkspaceRow {
+  id: string;
+  organization_id: string;
+  warm_pool_config_id: string;
+  status: WarmPoolEntryStatus;
+  generation: number;
+  error_message: string | null;
+  created_at: Date;
+}
+
+export interface NewWarmPoolEntry {
+  id: string;
+  organization_id: string;
+  warm_pool_config_id: string;
+  environment_id: string;
+  generation: number;
+  size: 'small' | 'large';
+  repositories: unknown[];
+  env_hash: string;
+}
+
+/** What a replica needs of an entry to use it: same environment build, size and repositories. */
+export interface ClaimCriteria {
+  environmentId: string;
+  size: 'small' | 'large';
+  envHash: string;
+  repositories: unknown[];
+  replicaId: string;
+}
+
+const RECENT_ENTRIES_SHOWN = 10;
+
+export function createWarmPoolsRepository(db: Knex) {
+  const entries = (configId: string, trx: Knex) => trx('warm_pool_workspaces').where({ warm_pool_config_id: configId });
+
+  return {
+    async find(configId: string, trx: Knex = db): Promise<WarmPoolRow | null> {
+      return (await trx('warm_pool_configs').where({ id: configId }).first()) ?? null;
+    },
+
+    async findInOrganization(organizationId: string, configId: string, trx: Knex = db): Promise<WarmPoolRow | null> {
+      return (await trx('warm_pool_configs').where({ id: configId, organization_id: organizationId }).first()) ?? null;
+    },
+
+    async findForEnvironment(environmentId: string, options: { enabledOnly?: boolean } = {}, trx: Knex = db): Promise<WarmPoolRow | null> {
+      return (await trx('warm_pool_configs').where({ environment_id: environmentId, ...(options.enabledOnly ? { enabled: true } : {}) }).first()) ?? null;
+    },
+
+    /** Creates or switches the environment's pool; enabling clears its failure backoff. */
+    async setEnabled(pool: { id: string; organizationId: string; environmentId: string; enabled: boolean; targetSize: number }, trx: Knex = db): Promise<WarmPoolRow> {
+      const [row] = await trx('warm_pool_configs')
+        .insert({ id: pool.id, organization_id: pool.organizationId, environment_id: pool.environmentId, enabled: pool.enabled, target_size: pool.targetSize })
+        .onConflict('environment_id')
+        .merge({
+          enabled: pool.enabled,
+          target_size: pool.targetSize,
+          updated_at: trx.fn.now(),
+          ...(pool.enabled ? { error_count: 0, next_retry_at: null } : {}),
+        })
+        .returning('*');
+      return row as WarmPoolRow;
+    },
+
+    /** A new warm hook: the environment's pool moves to a new generation. The pool, or null when it has none. */
+    async nextGeneration(environmentId: string, trx: Knex = db): Promise<WarmPoolRow | null> {
+      const [row] = await trx('warm_pool_configs')
+        .where({ environment_id: environmentId })
+        .update({ generation: trx.raw('generation + 1'), updated_at: trx.fn.now() })
+        .returning('*');
+      return (row as WarmPoolRow | undefined) ?? null;
+    },
+
+    async recordSuccess(configId: string, trx: Knex = db): Promise<void> {
+      await trx('warm_pool_configs').where({ id: configId }).update({ error_count: 0, next_retry_at: null });
+    },
+
+    async recordFailure(configId: string, failure: { errorCount: number; nextRetryAt: Date; message: string }, trx: Knex = db): Promise<void> {
+      await trx('warm_pool_configs').where({ id: configId }).update({
+        error_count: failure.errorCount,
+        next_retry_at: failure.nextRetryAt,
+        last_error_at: trx.fn.now(),
+        last_error_message: failure.message,
+      });
+    },
+
+    async stats(pool: WarmPoolRow, trx: Knex = db): Promise<WarmPoolStats> {
+      const rows: Array<{ status: string; current: boolean; n: string | number }> = await entries(pool.id, trx)
+        .whereIn('status', ['ready', 'warming'])
+        .select('status', trx.raw('generation = ? as current', [pool.generation]))
+        .count({ n: '*' })
+        .groupBy('status', 'current');
+      const count = (status: string, current?: boolean) =>
+        rows.filter((r) => r.status === status && (current === undefined || r.current === current)).reduce((sum, r) => sum + Number(r.n), 0);
+      return { ready_count: count('ready', true), stale_count: count('ready', false), warming_count: count('warming') };
+    },
+
+    async recentEntries(configId: string, trx: Knex = db): Promise<WarmPoolWorkspaceRow[]> {
+      return entries(configId, trx)
+        .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id' }])
+        .limit(RECENT_ENTRIES_SHOWN);
+    },
+
+    /** Ids of the pool's entries in these states; `belowGeneration` keeps only older generations. */
+    async entryIds(configId: string, filter: { statuses: WarmPoolEntryStatus[]; belowGeneration?: number; otherThanHash?: string }, trx: Knex = db): Promise<string[]> {
+      return entries(configId, trx)
+        .whereIn('status', filter.statuses)
+        .modify((q) => {
+          if (filter.belowGeneration !== undefined) q.where('generation', '<', filter.belowGeneration);
+          if (filter.otherThanHash !== undefined) q.whereNot({ env_hash: filter.otherThanHash });
+        })
+        .pluck('id');
+    },
+
+    async countReady(configId: string, generation: { current?: number; below?: number }, trx: Knex = db): Promise<number> {
+      const row = await entries(configId, trx)
+        .where({ status: 'ready' })
+        .modify((q) => {
+          if (generation.current !== undefined) q.where({ generation: generation.current });
+          if (generation.below !== undefined) q.where('generation', '<', generation.below);
+        })
+        .count({ n: '*' })
+        .first();
+      return Number(row?.n ?? 0);
+    },
+
+    async findEntry(id: string, trx: Knex = db): Promise<(WarmPoolWorkspaceRow & { replica_id: string | null }) | null> {
+      return (await trx('warm_pool_workspaces').where({ id }).first()) ?? null;
+    },
+
+    async insertEntry(entry: NewWarmPoolEntry, trx: Knex = db): Promise<void> {
+      await trx('warm_pool_workspaces').insert({ ...entry, status: 'warming', repositories: JSON.stringify(entry.repositories) });
+    },
+
+    /** A finished build; false when the entry was drained meanwhile (it is no longer `warming`). */
+    async markReady(id: string, hookLogs: unknown[], trx: Knex = db): Promise<boolean> {
+      const updated = await trx('warm_pool_workspaces')
+        .where({ id, status: 'warming' })
+        .update({ status: 'ready', hook_logs: JSON.stringify(hookLogs), updated_at: trx.fn.now() });
+      return updated > 0;
+    },
+
+    async retire(ids: string[], status: 'expired' | 'failed', error?: string, trx: Knex = db): Promise<void> {
+      if (ids.length === 0) return;
+      await trx('warm_pool_workspaces')
+        .whereIn('id', ids)
+        .update({ status, updated_at: trx.fn.now(), ...(error ? { error_message: error } : {}) });
+    },
+
+    /**
+     * Takes a ready entry that fits (current generation first, then the oldest) for a replica;
+     * entries other claims are taking are skipped, not waited for. The entry's id and the warm
+     * hook logs it kept, or null when none fits. Run it in the transaction that records the claim.
+     */
+    async claimReady(criteria: ClaimCriteria, trx: Knex.Transaction): Promise<{ id: string; hookLogs: unknown[] } | null> {
+      const entry = await trx('warm_pool_workspaces as w')
+        .join('warm_pool_configs as c', 'c.id', 'w.warm_pool_config_id')
+        .where({ 'w.environment_id': criteria.environmentId, 'w.status': 'ready', 'w.size': criteria.size, 'w.env_hash': criteria.envHash, 'c.enabled': true })
+        .whereRaw('w.repositories = ?::jsonb', [JSON.stringify(criteria.repositories)])
+        .orderByRaw('(w.generation = c.generation) desc, w.created_at')
+        .forUpdate('w')
+        .skipLocked()
+        .first('w.id', 'w.hook_logs');
+      if (!entry) return null;
+      await trx('warm_pool_workspaces').where({ id: entry.id }).update({ status: 'assigned', replica_id: criteria.replicaId, updated_at: trx.fn.now() });
+      return { id: entry.id, hookLogs: entry.hook_logs ?? [] };
+    },
+  };
+}
+
+export type WarmPoolsRepository = ReturnType<typeof createWarmPoolsRepository>;
