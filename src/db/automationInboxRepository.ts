@@ -54,9 +54,6 @@ export function createAutomationInboxRepository(db: Knex) {
   const olderThan = (trx: Knex, ms: number) => trx.raw('clock_timestamp() - make_interval(secs => ?)', [ms / 1000]);
 
   return {
-    /** Runs `fn` in one transaction; pass the `trx` it gets to every method called inside. */
-    transaction: <T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> => db.transaction(fn),
-
     async recordEvent(event: InboxEvent, trx: Knex = db): Promise<void> {
       const row: Record<string, unknown> = { automation_id: event.automationId, debounce_key: event.debounceKey };
       if (event.windowNo !== undefined) row.window_no = event.windowNo;

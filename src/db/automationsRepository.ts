@@ -67,9 +67,6 @@ const containing = (value: string) => `%${value.replace(/[\\%_]/g, (c) => `\\${c
 
 export function createAutomationsRepository(db: Knex) {
   return {
-    /** Runs `fn` in one transaction; pass the `trx` it gets to every method called inside. */
-    transaction: <T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> => db.transaction(fn),
-
     async insert(write: AutomationWrite, trx: Knex = db): Promise<AutomationRow> {
       const [row] = await trx('automations').insert(encode(write)).returning('*');
       return row;

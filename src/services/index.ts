@@ -1,52 +1,46 @@
-/** Builds every service over one database handle; the composition roots call this once. */
-import type { Knex } from 'knex';
+/** Builds every API use case over the repositories; the API's composition calls this once. */
 import type { Config } from '../config';
 import type { SecretBox } from '../crypto/secretBox';
-import { createEnvironmentsRepository } from '../db/environmentsRepository';
-import { createIdentityRepository } from '../db/identityRepository';
-import { createRepositoriesRepository } from '../db/repositoriesRepository';
+import type { Repositories } from '../db';
 import type { EventBus } from '../events/bus';
 import { createReplicaEventEmitter } from '../events/replicaEvents';
 import type { Logger } from '../logger';
 import type { TemporalGateway } from '../temporal/gateway';
+import type { TerminalClient } from '../terminals/client';
 import { automationEnvironmentReferenceCheck, createAutomationsService } from './automations';
 import { createAutomationInbox } from './automations/inbox';
 import { AUTOMATIONS_CHANGED_CHANNEL, createAutomationIntake } from './automations/intake';
 import { createCredentialsService } from './credentials';
 import { createModelCatalogService } from './modelCatalog';
 import { createOrganizationSettingsService } from './organizationSettings';
-import { createReplicaActivityService } from './replicaActivity';
 import { createReplicasService } from './replicas';
 import { createUserAccountService } from './userAccount';
 import { createEnvironmentResourcesService } from './environmentResources';
 import { createEnvironmentsService } from './environments';
 import { createHooksService } from './hooks';
 import { createIdentityService } from './identity';
-import { createResolutionService } from './resolution';
+import { createTerminalService } from './terminals';
 
-export function createServices(deps: { db: Knex; bus: EventBus; secretBox: SecretBox; temporal: TemporalGateway; config: Config; logger: Logger }) {
-  const { db, bus, secretBox, temporal, config, logger } = deps;
-  const events = createReplicaEventEmitter(db, bus);
-  const repositories = createRepositoriesRepository(db);
-  const environmentsRepo = createEnvironmentsRepository(db);
-  const identity = createIdentityService(db, createIdentityRepository(db));
-  const organizationSettings = createOrganizationSettingsService({ db });
+export function createServices(deps: { repos: Repositories; bus: EventBus; secretBox: SecretBox; temporal: TemporalGateway; terminalClient: TerminalClient; config: Config; logger: Logger }) {
+  const { repos, bus, secretBox, temporal, config, logger } = deps;
+  const events = createReplicaEventEmitter(repos.replicaEvents, bus);
+  const repositories = repos.codeRepositories;
+  const identity = createIdentityService(repos);
+  const organizationSettings = createOrganizationSettingsService({ repos });
   const environments = createEnvironmentsService({
-    db,
-    environments: environmentsRepo,
-    repositories,
-    referenceChecks: [organizationSettings.environmentReferenceCheck, automationEnvironmentReferenceCheck],
+    repos,
+    referenceChecks: [organizationSettings.environmentReferenceCheck, automationEnvironmentReferenceCheck(repos.automations)],
   });
-  const credentials = createCredentialsService({ db, secretBox });
+  const credentials = createCredentialsService({ repos, secretBox });
   const modelCatalog = createModelCatalogService({
-    db,
+    repos,
     config,
     logger: logger.child({ component: 'model-catalog' }),
     organizationSecret: (organizationId, agent) => credentials.organizationSecret(organizationId, agent),
   });
   const automationIntake = createAutomationIntake({
-    db,
-    inbox: createAutomationInbox({ db, temporal, logger: logger.child({ component: 'automation-inbox' }) }),
+    automations: repos.automations,
+    inbox: createAutomationInbox({ repos, temporal, logger: logger.child({ component: 'automation-inbox' }) }),
     bus,
     github: config.github,
     gitlab: config.gitlab,
@@ -56,26 +50,19 @@ export function createServices(deps: { db: Knex; bus: EventBus; secretBox: Secre
     identity,
     repositories,
     environments,
-    environmentResources: createEnvironmentResourcesService({ db, secretBox, environments, environmentsRepo }),
-    hooks: createHooksService({ db, environments, temporal, warmPoolSize: config.warmPoolSize }),
-    resolution: createResolutionService({ db, secretBox }),
+    environmentResources: createEnvironmentResourcesService({ repos, secretBox, environments }),
+    hooks: createHooksService({ repos, environments, temporal, warmPoolSize: config.warmPoolSize }),
     credentials,
     organizationSettings,
     modelCatalog,
     events,
-    replicaActivity: createReplicaActivityService({
-      db,
-      events,
-      bus,
-      wake: async (replicaId) => void (await temporal.requestLifecycle(replicaId, 'wake')),
-    }),
     replicas: createReplicasService({
-      db,
+      repos,
       secretBox,
       temporal,
       events,
+      bus,
       environments,
-      repositories,
       policy: {
         resolveAgentAndModel: (organizationId, requested) => organizationSettings.resolveAgentAndModel(organizationId, requested),
         isModelAllowed: (organizationId, agent, model) => modelCatalog.isModelAllowed(organizationId, agent, model),
@@ -83,9 +70,10 @@ export function createServices(deps: { db: Knex; bus: EventBus; secretBox: Secre
       },
       timings: { idleMs: config.workspaceIdleMs, archiveAfterMs: config.workspaceArchiveAfterMs, historyLimit: config.workspaceHistoryLimit },
     }),
-    userAccount: createUserAccountService({ db, identity }),
+    terminals: createTerminalService({ client: deps.terminalClient, repos }),
+    userAccount: createUserAccountService({ repos, identity }),
     automations: createAutomationsService({
-      db,
+      repos,
       secretBox,
       temporal,
       isModelAllowed: (organizationId, agent, model) => modelCatalog.isModelAllowed(organizationId, agent, model),

@@ -17,10 +17,8 @@
  * which starts the workflow of any window or execution left without one.
  */
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
-import { createAutomationExecutionsRepository } from '../../db/automationExecutionsRepository';
-import { createAutomationInboxRepository } from '../../db/automationInboxRepository';
-import { createAutomationsRepository, type InboxAutomation } from '../../db/automationsRepository';
+import type { Repositories, Transaction } from '../../db';
+import type { InboxAutomation } from '../../db/automationsRepository';
 import { isUniqueViolation } from '../../db/errors';
 import type { Logger } from '../../logger';
 import type { TemporalGateway } from '../../temporal/gateway';
@@ -43,13 +41,15 @@ const OPEN_ATTEMPTS = 5;
 /** A workflow start, run once the transaction that recorded its rows has committed. */
 type Start = () => Promise<void>;
 
-export function createAutomationInbox(deps: { db: Knex; temporal: Pick<TemporalGateway, 'startAutomationRun' | 'startDebounceWindow'>; logger: Logger }) {
+export function createAutomationInbox(deps: {
+  repos: Pick<Repositories, 'transact' | 'automations' | 'automationExecutions' | 'automationInbox'>;
+  temporal: Pick<TemporalGateway, 'startAutomationRun' | 'startDebounceWindow'>;
+  logger: Logger;
+}) {
   const { temporal } = deps;
-  const automations = createAutomationsRepository(deps.db);
-  const executions = createAutomationExecutionsRepository(deps.db);
-  const inbox = createAutomationInboxRepository(deps.db);
+  const { automations, automationExecutions: executions, automationInbox: inbox } = deps.repos;
 
-  async function runNow(trx: Knex.Transaction, starts: Start[], automation: InboxAutomation, key: string, payload: Record<string, unknown>): Promise<Accepted> {
+  async function runNow(trx: Transaction, starts: Start[], automation: InboxAutomation, key: string, payload: Record<string, unknown>): Promise<Accepted> {
     const executionId = randomUUID();
     await executions.insertPending(
       { id: executionId, automationId: automation.id, organizationId: automation.organization_id, payload, config: automation.config ?? {} },
@@ -60,7 +60,7 @@ export function createAutomationInbox(deps: { db: Knex; temporal: Pick<TemporalG
     return { executionId };
   }
 
-  async function joinOrOpen(trx: Knex.Transaction, starts: Start[], automation: InboxAutomation, key: string, payload: Record<string, unknown>): Promise<Accepted> {
+  async function joinOrOpen(trx: Transaction, starts: Start[], automation: InboxAutomation, key: string, payload: Record<string, unknown>): Promise<Accepted> {
     const open = await inbox.lockOpenWindow(automation.id, key, trx);
     if (open !== null) {
       await inbox.recordEvent({ automationId: automation.id, debounceKey: key, windowNo: open, payload }, trx);
@@ -80,7 +80,7 @@ export function createAutomationInbox(deps: { db: Knex; temporal: Pick<TemporalG
   }
 
   /** Places one event for one automation in the caller's transaction. */
-  async function place(trx: Knex.Transaction, starts: Start[], item: InboxItem): Promise<Accepted> {
+  async function place(trx: Transaction, starts: Start[], item: InboxItem): Promise<Accepted> {
     const automation = await automations.lockForEvent(item.automationId, trx);
     if (!automation || !automation.enabled) return null;
     if (!automation.debounce_seconds) return runNow(trx, starts, automation, item.key, item.payload);
@@ -107,7 +107,7 @@ export function createAutomationInbox(deps: { db: Knex; temporal: Pick<TemporalG
       for (let attempt = 1; ; attempt++) {
         const starts: Start[] = [];
         try {
-          const result = await inbox.transaction(async (trx) => {
+          const result = await deps.repos.transact(async (trx) => {
             if (delivery && !(await inbox.recordDelivery(delivery.provider, delivery.id, trx))) return { duplicate: true, accepted: [] };
             const accepted: Accepted[] = [];
             for (const item of ordered) accepted.push(await place(trx, starts, item));

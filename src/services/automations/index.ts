@@ -4,13 +4,10 @@
  * key manages org automations and its own personal ones; anyone else's is 404.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
 import type { AgentId } from '../../agents/catalog';
 import type { SecretBox } from '../../crypto/secretBox';
-import { createAutomationExecutionsRepository } from '../../db/automationExecutionsRepository';
-import { createAutomationsRepository, type AutomationRow, type AutomationWrite, type AutomationsRepository } from '../../db/automationsRepository';
-import { createEnvironmentsRepository } from '../../db/environmentsRepository';
-import { createRepositoriesRepository } from '../../db/repositoriesRepository';
+import type { Repositories, Transaction } from '../../db';
+import type { AutomationRow, AutomationWrite, AutomationsRepository } from '../../db/automationsRepository';
 import type { Actor } from '../../domain/actor';
 import { hashWebhookToken } from '../../domain/automations/events';
 import { checkCrossFieldRules, cronMirror, normaliseConfig, normaliseTriggers } from '../../domain/automations/rules';
@@ -30,29 +27,29 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const WEBHOOK_TOKEN_PREFIX = 'hgr_whk_';
 
 /** Environment delete answers 409 while an automation references the environment. */
-export const automationEnvironmentReferenceCheck: EnvironmentReferenceCheck = async (environmentId, trx) => {
-  const n = await createAutomationsRepository(trx).countByEnvironment(environmentId, trx);
-  return n > 0 ? `${n} automation(s) use this environment; move or delete them first` : null;
-};
+export const automationEnvironmentReferenceCheck =
+  (automations: AutomationsRepository): EnvironmentReferenceCheck =>
+  async (environmentId, trx) => {
+    const n = await automations.countByEnvironment(environmentId, trx);
+    return n > 0 ? `${n} automation(s) use this environment; move or delete them first` : null;
+  };
 
 export function createAutomationsService(deps: {
-  db: Knex;
+  repos: Pick<Repositories, 'transact' | 'automations' | 'automationExecutions' | 'environments' | 'codeRepositories'>;
   secretBox: SecretBox;
   isModelAllowed(organizationId: string, agent: AgentId, model: string): Promise<boolean>;
   /** Starts `run/{executionId}` workflows (manual triggers). */
   temporal: Pick<TemporalGateway, 'startAutomationRun' | 'automationChanged' | 'startAutomationCleanup'>;
-  repo?: AutomationsRepository;
   /** How long a manual trigger waits for its run to record the workspace id. */
   triggerWaitMs?: number;
   /** Told after every committed create, update and delete (event routing caches listen). */
   onChanged?: () => Promise<void>;
 }) {
-  const { db, secretBox } = deps;
-  const repo = deps.repo ?? createAutomationsRepository(db);
-  const executions = createAutomationExecutionsRepository(db);
+  const { secretBox } = deps;
+  const { automations: repo, automationExecutions: executions } = deps.repos;
   const references = createAutomationReferenceChecks({
-    environments: createEnvironmentsRepository(db),
-    repositories: createRepositoriesRepository(db),
+    environments: deps.repos.environments,
+    repositories: deps.repos.codeRepositories,
     isModelAllowed: deps.isModelAllowed,
   });
 
@@ -62,7 +59,7 @@ export function createAutomationsService(deps: {
    * Another organization's or another user's automation is 404; an org key on a personal one
    * is 403. With `lockIn`, the row is locked for update in that transaction.
    */
-  async function access(actor: Actor, id: string, lockIn?: Knex.Transaction): Promise<AutomationRow> {
+  async function access(actor: Actor, id: string, lockIn?: Transaction): Promise<AutomationRow> {
     const row = lockIn ? await repo.lock(actor.organizationId, id, lockIn) : await repo.find(actor.organizationId, id);
     if (!row) throw notFound('Automation');
     if (row.user_id !== null) {
@@ -81,7 +78,7 @@ export function createAutomationsService(deps: {
    * Validates `input` against `current` (null on create) and returns the columns to write:
    * only the fields sent, plus what they imply (cron mirror, webhook token).
    */
-  async function prepare(actor: Actor, input: UpdateAutomationInput, current: AutomationRow | null, ownerId: string | null, trx: Knex): Promise<AutomationWrite> {
+  async function prepare(actor: Actor, input: UpdateAutomationInput, current: AutomationRow | null, ownerId: string | null, trx: Transaction): Promise<AutomationWrite> {
     const write: AutomationWrite = {};
     const has = (k: keyof UpdateAutomationInput) => input[k] !== undefined;
     for (const k of [
@@ -139,7 +136,7 @@ export function createAutomationsService(deps: {
       }
       const ownerId = personal ? actor.userId : null;
       await references.model(actor, input, null);
-      const row = await repo.transaction(async (trx) => {
+      const row = await deps.repos.transact(async (trx) => {
         const { scope: _scope, ...fields } = input;
         const write = await prepare(actor, fields, null, ownerId, trx);
         return repo.insert(
@@ -181,7 +178,7 @@ export function createAutomationsService(deps: {
 
     async update(actor: Actor, id: string, input: UpdateAutomationInput) {
       await references.model(actor, input, await access(actor, id));
-      const row = await repo.transaction(async (trx) => {
+      const row = await deps.repos.transact(async (trx) => {
         const current = await access(actor, id, trx);
         const write = await prepare(actor, input, current, current.user_id, trx);
         return repo.update(current.id, write, trx);
@@ -240,7 +237,7 @@ export function createAutomationsService(deps: {
      * error and may retry); the workflow itself waits for the commit.
      */
     async remove(actor: Actor, id: string): Promise<void> {
-      await repo.transaction(async (trx) => {
+      await deps.repos.transact(async (trx) => {
         const found = await access(actor, id, trx);
         await repo.delete(found.id, trx);
         await deps.temporal.startAutomationCleanup({ automationId: found.id, organizationId: found.organization_id });

@@ -5,8 +5,7 @@
  * in one transaction; the answer goes out as soon as that transaction commits, and all the
  * remaining work happens in Temporal.
  */
-import type { Knex } from 'knex';
-import { createAutomationsRepository, type EventRoute } from '../../db/automationsRepository';
+import type { AutomationsRepository, EventRoute } from '../../db/automationsRepository';
 import { customPayload, CUSTOM_DEBOUNCE_KEY, hashWebhookToken, pullRequestDebounceKey } from '../../domain/automations/events';
 import { DomainError, invalid, notFound } from '../../domain/errors';
 import type { EventBus } from '../../events/bus';
@@ -52,15 +51,14 @@ const EMPTY_ROUTE_TTL_MS = 5_000;
 const MAX_ROUTES = 10_000;
 
 export function createAutomationIntake(deps: {
-  db: Knex;
+  automations: AutomationsRepository;
   inbox: AutomationInbox;
   bus: EventBus;
   github: { webhookSecret?: string };
   gitlab: { webhookToken?: string };
   logger: Logger;
 }) {
-  const { inbox } = deps;
-  const automations = createAutomationsRepository(deps.db);
+  const { inbox, automations } = deps;
 
   // The routing query's answers per (provider, event, repository name). Correctness does not
   // depend on them being fresh for `enabled` or existence (the inbox re-reads the automation

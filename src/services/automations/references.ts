@@ -4,11 +4,11 @@
  * domain error the client sees (not found for another organization's or user's, invalid for a
  * combination the rules refuse).
  */
-import type { Knex } from 'knex';
 import type { AgentId } from '../../agents/catalog';
 import type { Actor } from '../../domain/actor';
 import type { Trigger } from '../../domain/automations/rules';
 import { invalid, notFound } from '../../domain/errors';
+import type { Transaction } from '../../db';
 import type { AutomationRow } from '../../db/automationsRepository';
 import type { EnvironmentsRepository } from '../../db/environmentsRepository';
 import type { RepositoriesRepository } from '../../db/repositoriesRepository';
@@ -24,7 +24,7 @@ export function createAutomationReferenceChecks(deps: {
      * The environment must be the organization's. A personal environment serves only a
      * personal automation of its owner: someone else's is 404, one's own on an org automation 400.
      */
-    async environment(actor: Actor, environmentId: string, ownerId: string | null, trx: Knex): Promise<void> {
+    async environment(actor: Actor, environmentId: string, ownerId: string | null, trx: Transaction): Promise<void> {
       const env = await deps.environments.find(actor.organizationId, environmentId, trx);
       if (!env) throw notFound('Environment', `body.environment_id: ${environmentId} is not an environment of this organization`);
       if (env.user_id === null) return;
@@ -35,7 +35,7 @@ export function createAutomationReferenceChecks(deps: {
     },
 
     /** Every repository a code-hosting trigger names must be the organization's. */
-    async repositories(actor: Actor, triggers: Trigger[], trx: Knex): Promise<void> {
+    async repositories(actor: Actor, triggers: Trigger[], trx: Transaction): Promise<void> {
       for (const [i, t] of triggers.entries()) {
         if (t.type !== 'github' && t.type !== 'gitlab') continue;
         if (t.config.repository_ids.length === 0) continue;
