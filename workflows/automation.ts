@@ -7,46 +7,35 @@
  * it never runs twice.
  */
 import { condition, continueAsNew, defineSignal, setHandler, uuid4, workflowInfo } from '@temporalio/workflow';
-import { CronError, nextFireAt, parseCron } from '../src/domain/cron';
 import { schedules } from './activities';
+import { AutomationSchedule } from './automationState';
 import { startRunChild } from './run';
 import { AUTOMATION_SIGNALS, type AutomationScheduleInput } from './shared';
 
 export const configChanged = defineSignal(AUTOMATION_SIGNALS.configChanged);
 
-const FIRES_PER_RUN = 200;
-
 export async function automationScheduleWorkflow(input: AutomationScheduleInput): Promise<void> {
-  let changed = false;
-  setHandler(configChanged, () => void (changed = true));
-  let fires = input.fires ?? 0;
+  const schedule = new AutomationSchedule(input.fires ?? 0);
+  setHandler(configChanged, () => schedule.configChanged());
 
   for (;;) {
-    changed = false;
-    const current = await schedules.loadSchedule({ automationId: input.automationId });
-    if (!current.exists) return;
-    let next: Date | null = null;
-    if (current.enabled && current.cron) {
-      try {
-        next = nextFireAt(parseCron(current.cron.expression), current.cron.timezone, new Date());
-      } catch (err) {
-        if (!(err instanceof CronError)) throw err; // the API validates; an old bad row waits for a fix
-      }
-    }
-    if (!next) {
-      await condition(() => changed);
+    schedule.reading();
+    const step = schedule.plan(await schedules.loadSchedule({ automationId: input.automationId }), new Date());
+    if (step.kind === 'end') return;
+    if (step.kind === 'wait') {
+      await condition(() => schedule.changed);
       continue;
     }
-    if (await condition(() => changed, next.getTime() - Date.now())) continue;
+    if (await condition(() => schedule.changed, step.at.getTime() - Date.now())) continue;
 
     const executionId = uuid4();
-    const recorded = await schedules.recordCronFire({ automationId: input.automationId, executionId, scheduledAt: next.toISOString() });
+    const recorded = await schedules.recordCronFire({ automationId: input.automationId, executionId, scheduledAt: step.at.toISOString() });
     if (recorded) {
       await startRunChild({ executionId, automationId: input.automationId, organizationId: input.organizationId });
     }
-    fires++;
-    if (fires % FIRES_PER_RUN === 0 || workflowInfo().continueAsNewSuggested) {
-      await continueAsNew<typeof automationScheduleWorkflow>({ ...input, fires });
+    schedule.fired();
+    if (schedule.full || workflowInfo().continueAsNewSuggested) {
+      await continueAsNew<typeof automationScheduleWorkflow>({ ...input, fires: schedule.fires });
     }
   }
 }
