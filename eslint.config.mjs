@@ -5,61 +5,18 @@
 // handler loses errors).
 import tseslint from 'typescript-eslint';
 
-// Activities still reading environment resolution from src/services (it moves to src/domain).
-const stillImportingServices = ['activities/hooks.ts', 'activities/workspace.ts', 'activities/workspaceSetup.ts'];
+const noKnex = { name: 'knex', message: 'Queries belong in a src/db repository (a transaction handle is `Transaction` from src/db).' };
 
-// Files whose SQL has not moved into src/db yet (issue 9 is moving them area by area); the list
-// only shrinks. A file leaves it once it holds no knex handle.
-const stillHoldingKnex = [
-  'activities/agentTurns.ts',
-  'activities/automationChecks.ts',
-  'activities/automationCleanup.ts',
-  'activities/automationEvents.ts',
-  'activities/automationRuns.ts',
-  'activities/automationSchedule.ts',
-  'activities/hooks.ts',
-  'activities/workspace.ts',
-  'activities/workspaceSetup.ts',
-  'src/admin/index.ts',
-  'src/events/replicaEvents.ts',
-  'src/http/routes/index.ts',
-  'src/http/routes/replicas.ts',
-  'src/http/routes/terminals.ts',
-  'src/services/automations/inbox.ts',
-  'src/services/automations/index.ts',
-  'src/services/automations/intake.ts',
-  'src/services/automations/references.ts',
-  'src/services/credentials.ts',
-  'src/services/environmentResources/context.ts',
-  'src/services/environmentResources/files.ts',
-  'src/services/environmentResources/index.ts',
-  'src/services/environmentResources/variables.ts',
-  'src/services/environments.ts',
-  'src/services/hooks.ts',
-  'src/services/identity.ts',
-  'src/services/index.ts',
-  'src/services/modelCatalog/index.ts',
-  'src/services/organizationSettings.ts',
-  'src/services/replicaActivity/chatRows.ts',
-  'src/services/replicaActivity/chats.ts',
-  'src/services/replicaActivity/eventFeed.ts',
-  'src/services/replicaActivity/eventWatermark.ts',
-  'src/services/replicaActivity/history.ts',
-  'src/services/replicaActivity/index.ts',
-  'src/services/replicaActivity/queue.ts',
-  'src/services/replicas/access.ts',
-  'src/services/replicas/index.ts',
-  'src/services/resolution.ts',
-  'src/services/userAccount.ts',
-  'src/terminals/manager.ts',
-  'src/terminals/repository.ts',
-  'src/terminals/service.ts',
-];
+/** Imports of these src/ folders, from anywhere below src/. */
+const below = (...folders) => ({
+  regex: `^(\\.\\./)+(src/)?(${folders.join('|')})(/|$)`,
+  message: `This layer may not import ${folders.map((f) => `src/${f}`).join(', ')} (docs/architecture.md).`,
+});
 
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'crypto', 'child_process', 'net', 'http', 'https', 'stream', 'events', 'util', 'timers'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.hangar/**', 'dist/**', 'eslint.config.mjs'] },
+  { ignores: ['node_modules/**', '.hangar/**', 'dist/**', 'eslint.config.mjs', '.dependency-cruiser.cjs'] },
   ...tseslint.configs.recommended,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
@@ -72,51 +29,34 @@ export default tseslint.config(
   },
   {
     // SQL lives in src/db repositories: nothing else holds a knex handle, not even by type.
-    files: ['src/**/*.ts', 'activities/**/*.ts', 'workflows/**/*.ts'],
-    ignores: ['src/db/**', ...stillHoldingKnex],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        { paths: [{ name: 'knex', message: 'Queries belong in a src/db repository (a transaction handle is `Transaction` from src/db/transaction).' }] },
-      ],
-    },
+    files: ['src/**/*.ts'],
+    ignores: ['src/db/**', 'src/domain/**', 'src/services/**'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [noKnex] }] },
+  },
+  {
+    // Use cases sit below HTTP: they raise domain errors and never see a request.
+    files: ['src/services/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [noKnex], patterns: [below('http')] }] },
+  },
+  {
+    // Repositories run SQL for whoever calls them; they know nothing of the layers above.
+    files: ['src/db/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [below('services', 'http', 'temporal')] }] },
+  },
+  {
+    // The domain is pure rules: no database, no HTTP, no use cases, no Temporal.
+    files: ['src/domain/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [noKnex], patterns: [below('db', 'services', 'http', 'temporal')] }] },
   },
   {
     // The worker side never calls the API's use cases or its HTTP layer.
     files: ['activities/**/*.ts'],
-    ignores: stillImportingServices,
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: [],
+          paths: [noKnex],
           patterns: [{ regex: '^(\\.\\./)+src/(services|http)(/|$)', message: 'Activities use domain, db, sandbox, agents and integrations, never src/services or src/http.' }],
-        },
-      ],
-    },
-  },
-  {
-    files: ['activities/**/*.ts'],
-    ignores: [...stillImportingServices, ...stillHoldingKnex],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          paths: [{ name: 'knex', message: 'Queries belong in a src/db repository.' }],
-          patterns: [{ regex: '^(\\.\\./)+src/(services|http)(/|$)', message: 'Activities use domain, db, sandbox, agents and integrations, never src/services or src/http.' }],
-        },
-      ],
-    },
-  },
-  {
-    // The domain is pure rules: no database, no HTTP, no use cases.
-    files: ['src/domain/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          paths: [{ name: 'knex', message: 'The domain is pure: it receives repositories, it does not query.' }],
-          patterns: [{ regex: '^\\.\\./(services|http|temporal)(/|$)', message: 'The domain depends on nothing above it.' }],
         },
       ],
     },
