@@ -69,6 +69,15 @@ export async function inheritedHooks(repos: Pick<Repositories, 'hooks'>, resolve
   return inheritedHookChain(below, await repos.hooks.activeOf(below.map((l) => l.environment.id), kind));
 }
 
+/** The hooks of `kind` a workspace of the environment runs, in order: the inherited ones, then its own. */
+export async function hookChain(repos: Pick<Repositories, 'hooks'>, resolved: ResolvedWorkspaceEnvironment, kind: HookKind): Promise<Array<{ layer: string; script: string }>> {
+  const own = await repos.hooks.active(resolved.environment.id, kind);
+  return [
+    ...(await inheritedHooks(repos, resolved, kind)).map((h) => ({ layer: h.layer, script: h.content })),
+    ...(own ? [{ layer: resolved.environment.is_global ? 'global' : 'environment', script: own.content }] : []),
+  ];
+}
+
 export async function environmentSetup(deps: ResolutionDeps & { publicBaseUrl?: string }, organizationId: string, environmentId: string): Promise<EnvironmentSetup> {
   const resolved = await resolveEnvironment(deps, organizationId, environmentId);
   const ids = resolved.layers.map((l) => l.environment.id);

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import { snapshotRepositories } from '../src/domain/replicas';
-import { environmentSetup, inheritedHooks, PROFILE_HOOK_SCRIPT, type WarmHookLog } from './environmentSetup';
+import { environmentSetup, hookChain, PROFILE_HOOK_SCRIPT, type WarmHookLog } from './environmentSetup';
 import { HOOK_LOG_PREVIEW, heartbeating, type WorkspaceActivityDeps } from './workspace';
 
 /** Backoff after consecutive failed builds: 5 s, 10 s, 20 s … at most 10 min. */
@@ -96,11 +96,7 @@ export function createWarmPoolActivities(deps: WorkspaceActivityDeps) {
           }
           // Warm hooks: Global's (and a source environment's), then the environment's own. A
           // failing hook is logged, as at start; it does not fail the workspace.
-          const own = await repos.hooks.active(env.id, 'warm');
-          const hooks = [
-            ...(await inheritedHooks(repos, setup.resolved, 'warm')).map((h) => ({ layer: h.layer, script: h.content })),
-            ...(own ? [{ layer: env.is_global ? 'global' : 'environment', script: own.content }] : []),
-          ];
+          const hooks = await hookChain(repos, setup.resolved, 'warm');
           const out: WarmHookLog[] = [];
           for (const hook of hooks) {
             check();

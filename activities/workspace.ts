@@ -12,7 +12,7 @@ import type { ReplicaEventEmitter } from '../src/events/replicaEvents';
 import type { Logger } from '../src/logger';
 import type { WorkspaceRuntime } from '../src/sandbox/workspace';
 import { snapshotRepositories, workspaceKey } from '../src/domain/replicas';
-import { environmentSetup, inheritedHooks, LOGIN_ENV_FILE, loginEnvScript, type EnvironmentSetup, type ResolvedWorkspaceEnvironment, type WarmHookLog } from './environmentSetup';
+import { environmentSetup, hookChain, LOGIN_ENV_FILE, loginEnvScript, type EnvironmentSetup, type ResolvedWorkspaceEnvironment, type WarmHookLog } from './environmentSetup';
 import { deliverWebhookOnce, WebhookDeliveryError, type WebhookEvent } from '../src/integrations/webhooks/deliver';
 import { webhookRetryDelay } from '../src/integrations/webhooks/retry';
 import type { WorkspaceStatus } from '../workflows/shared';
@@ -41,7 +41,6 @@ export function heartbeating<T>(fn: () => Promise<T>): Promise<T> {
   return fn().finally(() => clearInterval(timer));
 }
 
-
 /** The per-replica variables of its container (a warm-pool container gets them with each exec). */
 export function replicaEnvironment(deps: Pick<WorkspaceActivityDeps, 'secretBox' | 'publicBaseUrl'>, row: ReplicaRow): Record<string, string> {
   return {
@@ -56,7 +55,6 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
   const { replicas, replicaLogs, warmPools } = repos;
 
   const replica = (replicaId: string): Promise<ReplicaRow | null> => replicas.find(replicaId);
-  const keyOf = workspaceKey;
   const replicaEnv = (row: ReplicaRow) => replicaEnvironment(deps, row);
 
   async function provision(row: ReplicaRow): Promise<{ warmPoolEnvironmentId?: string }> {
@@ -73,7 +71,7 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
       await runStartHooks({ ...row, workspace_key: claimed.id }, setup.resolved, env);
       return { warmPoolEnvironmentId: setup.resolved.environment.id };
     }
-    const key = keyOf(row);
+    const key = workspaceKey(row);
     await runtime.ensure({ replicaId: key, size: row.size, env: { ...setup.env, ...replicaEnv(row) }, labels: { 'dev.hangar.organization': row.organization_id } });
     await runtime.writeFiles(key, setup.files);
     for (const repo of row.repositories) {
@@ -112,12 +110,8 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
    * reported but does not block the workspace (as the original service behaves).
    */
   async function runStartHooks(row: ReplicaRow, resolved: ResolvedWorkspaceEnvironment, env?: Record<string, string>): Promise<void> {
-    const key = keyOf(row);
-    const own = await repos.hooks.active(resolved.environment.id, 'start');
-    const hooks = [
-      ...(await inheritedHooks(repos, resolved, 'start')).map((h) => ({ name: h.layer, script: h.content })),
-      ...(own ? [{ name: resolved.environment.is_global ? 'global' : 'environment', script: own.content }] : []),
-    ];
+    const key = workspaceKey(row);
+    const hooks = (await hookChain(repos, resolved, 'start')).map((h) => ({ name: h.layer, script: h.script }));
     if (hooks.length === 0) return;
     await events.emit(row.id, 'hooks.started', { running: hooks.length, completed: 0 });
     let completed = 0;
@@ -166,19 +160,19 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
       const row = await replica(replicaId);
       if (!row) return { ok: false, error: 'the replica no longer exists' };
       return outcome(async () => {
-        if ((await runtime.state(keyOf(row))) === 'missing') await provision(row);
-        else await runtime.start(keyOf(row));
+        if ((await runtime.state(workspaceKey(row))) === 'missing') await provision(row);
+        else await runtime.start(workspaceKey(row));
       });
     },
 
     async stopWorkspace({ replicaId }: { replicaId: string }) {
       const row = await replica(replicaId);
-      await runtime.stop(row ? keyOf(row) : replicaId);
+      await runtime.stop(row ? workspaceKey(row) : replicaId);
     },
 
     async removeWorkspace({ replicaId }: { replicaId: string }) {
       const row = await replica(replicaId);
-      await runtime.remove(row ? keyOf(row) : replicaId);
+      await runtime.remove(row ? workspaceKey(row) : replicaId);
     },
 
     async setReplicaStatus({ replicaId, status, error }: { replicaId: string; status: WorkspaceStatus; error?: string }) {
