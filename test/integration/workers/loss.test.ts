@@ -9,6 +9,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { expect } from 'chai';
+import { createDocker } from '../../../src/sandbox';
+import { LABEL_OWNER } from '../../../src/sandbox/docker';
 import { workspaceName } from '../../../src/sandbox/workspace';
 import { execInContainer } from '../../support/containerExec';
 import { harness } from '../../support/harness';
@@ -17,12 +19,14 @@ import { until } from '../../support/wait';
 
 const ROOT = resolve(__dirname, '../../..');
 
+/** The killed worker's own sandbox owner: a runtime removes other containers of its owner as leftovers. */
+const childOwner = `hangar-tests-child-${randomBytes(4).toString('hex')}`;
+
 /** A worker in its own process on the harness's task queue; resolves once it polls. */
 async function startWorkerProcess(): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'src/bin/worker.ts'], {
     cwd: ROOT,
-    // Its own sandbox owner: a runtime removes other containers of its owner as leftovers.
-    env: { ...process.env, ...harness().env, HANGAR_SANDBOX_OWNER: `hangar-tests-child-${randomBytes(4).toString('hex')}`, LOG_LEVEL: 'info' },
+    env: { ...process.env, ...harness().env, HANGAR_SANDBOX_OWNER: childOwner, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -52,6 +56,10 @@ describe('workers: a worker lost mid-turn', function () {
     if (child && child.exitCode === null && child.signalCode === null) await killed(child);
     child = null;
     await harness().startWorker();
+    // A killed worker cannot remove its pre-started hook sandboxes.
+    const docker = createDocker(process.env);
+    const leftovers = await docker.listContainers({ all: true, filters: { label: [`${LABEL_OWNER}=${childOwner}`] } });
+    await Promise.all(leftovers.map((c) => docker.getContainer(c.Id).remove({ force: true })));
   });
 
   it('ends the cut turn interrupted, then takes the next message and ends the run that waited on it', async () => {
