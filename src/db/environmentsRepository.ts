@@ -61,6 +61,11 @@ export function createEnvironmentsRepository(db: Knex) {
     return row as unknown as EnvironmentRow & EnvironmentCounts;
   }
 
+  /** The organization's Global environment, or null (without creating it). */
+  async function findGlobal(organizationId: string, trx: Knex = db): Promise<EnvironmentRow | null> {
+    return (await trx('environments').where({ organization_id: organizationId, is_global: true }).first()) ?? null;
+  }
+
   return {
     async insert(env: EnvironmentInsert, trx: Knex = db): Promise<EnvironmentRow> {
       const [row] = await trx('environments').insert({ id: randomUUID(), ...env }).returning('*');
@@ -69,20 +74,17 @@ export function createEnvironmentsRepository(db: Knex) {
 
     /** Idempotent under concurrency: the partial unique index keeps one Global per organization. */
     async ensureGlobal(organizationId: string, trx: Knex = db): Promise<EnvironmentRow> {
-      const existing = await trx('environments').where({ organization_id: organizationId, is_global: true }).first();
+      const existing = await findGlobal(organizationId, trx);
       if (existing) return existing;
       await trx.raw(
         `INSERT INTO environments (id, organization_id, name, is_global) VALUES (?, ?, ?, true)
          ON CONFLICT (organization_id) WHERE is_global DO NOTHING`,
         [randomUUID(), organizationId, GLOBAL_NAME],
       );
-      return trx('environments').where({ organization_id: organizationId, is_global: true }).first();
+      return (await findGlobal(organizationId, trx))!;
     },
 
-    /** The organization's Global environment, or null (without creating it). */
-    async findGlobal(organizationId: string, trx: Knex = db): Promise<EnvironmentRow | null> {
-      return (await trx('environments').where({ organization_id: organizationId, is_global: true }).first()) ?? null;
-    },
+    findGlobal,
 
     /**
      * The layers a workspace of the environment resolves (src/domain/resolution.ts), bottom
@@ -93,7 +95,7 @@ export function createEnvironmentsRepository(db: Knex) {
       if (!env) return null;
       if (env.is_global) return layersOf(env, null, null);
       const [global, source] = await Promise.all([
-        this.findGlobal(organizationId, trx),
+        findGlobal(organizationId, trx),
         env.source_environment_id ? trx('environments').where({ id: env.source_environment_id }).first() : undefined,
       ]);
       return layersOf(env, global, (source as EnvironmentRow | undefined) ?? null);
