@@ -284,9 +284,13 @@ describe('automations API', () => {
       const connection = await Connection.connect({ address: harness().temporal.address });
       const workflows = new Client({ connection }).workflow;
       const status = async (id: string) => (await workflows.getHandle(id).describe()).status.name;
+      // Running and past their first read, asleep on a timer: a workflow still reading when the
+      // automation is deleted would see it gone and end by itself, leaving nothing to stop.
+      const asleep = async (id: string) =>
+        (await status(id)) === 'RUNNING' && !!(await workflows.getHandle(id).fetchHistory()).events?.some((e) => e.timerStartedEventAttributes);
       try {
-        await until('the schedule loop and the debounce window to run', async () =>
-          (await status(`automation/${a.id}`)) === 'RUNNING' && (await status(`debounce/${a.id}/custom/1`)) === 'RUNNING');
+        await until('the schedule loop and the debounce window to sleep on their timers', async () =>
+          (await asleep(`automation/${a.id}`)) && (await asleep(`debounce/${a.id}/custom/1`)));
 
         const res = await api.delete(`/v1/automations/${a.id}`);
         expect(res.status).to.equal(200);
