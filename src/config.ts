@@ -3,6 +3,7 @@
  * environment map, validates it, and throws a ConfigError that names the bad variable.
  */
 import { hostname } from 'node:os';
+import type { AgentId } from './agents/catalog';
 import type { LogLevel } from './logger';
 
 export interface Config {
@@ -60,6 +61,8 @@ export interface Config {
     token?: string;
   };
   gitlab: { webhookToken?: string };
+  /** The AI gateway's upstream per agent (`HANGAR_AGENT_N_BASE_URL`), without a trailing slash. */
+  agentBaseUrls: Record<AgentId, string>;
 }
 
 export interface EncryptionKey {
@@ -91,6 +94,15 @@ function httpUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must be an http(s) URL`);
   return raw.replace(/\/+$/, '');
+}
+
+/** An AI gateway upstream: an http(s) base URL without query or fragment (request paths are appended to it). */
+function upstreamUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const url = httpUrl(env, name);
+  if (url === undefined) return fallback;
+  const parsed = new URL(url);
+  if (parsed.search || parsed.hash) throw new ConfigError(`${name} must be a base URL without a query or fragment`);
+  return url;
 }
 
 /** `HANGAR_ENCRYPTION_KEYS=id1:base64key,id2:base64key` — each key 32 bytes (AES-256). */
@@ -160,6 +172,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
       token: env.HANGAR_GITHUB_TOKEN || undefined,
     },
     gitlab: { webhookToken: env.HANGAR_GITLAB_WEBHOOK_TOKEN || undefined },
+    agentBaseUrls: {
+      agent_1: upstreamUrl(env, 'HANGAR_AGENT_1_BASE_URL', 'https://api.anthropic.com'),
+      agent_2: upstreamUrl(env, 'HANGAR_AGENT_2_BASE_URL', 'https://api.openai.com'),
+      agent_3: upstreamUrl(env, 'HANGAR_AGENT_3_BASE_URL', 'https://api.cursor.com'),
+      agent_4: upstreamUrl(env, 'HANGAR_AGENT_4_BASE_URL', 'https://openrouter.ai/api'),
+      agent_5: upstreamUrl(env, 'HANGAR_AGENT_5_BASE_URL', 'https://openrouter.ai/api'),
+    },
   };
 }
 

@@ -68,6 +68,7 @@ export async function buildApi(options: { config: Config; logger: Logger; databa
       clearInterval(pruneTimer);
       await terminalClient.shutdown();
       services.replicas.close();
+      await services.aiGateway.close();
       await temporal.close();
     },
   };

@@ -4,6 +4,7 @@
  * them in one `transact` call and passes the transaction to each method.
  */
 import type { Knex } from 'knex';
+import { createAiGatewayUsageRepository } from './aiGatewayUsageRepository';
 import { createAutomationExecutionsRepository } from './automationExecutionsRepository';
 import { createAutomationInboxRepository } from './automationInboxRepository';
 import { createAutomationsRepository } from './automationsRepository';
@@ -47,6 +48,7 @@ export function createRepositories(knex: Knex) {
     terminalSessions: createTerminalSessionsRepository(knex),
     hooks: createHooksRepository(knex),
     warmPools: createWarmPoolsRepository(knex),
+    aiGatewayUsage: createAiGatewayUsageRepository(knex),
   };
 }
 

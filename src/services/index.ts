@@ -7,6 +7,7 @@ import { createReplicaEventEmitter } from '../events/replicaEvents';
 import type { Logger } from '../logger';
 import type { TemporalGateway } from '../temporal/gateway';
 import type { TerminalClient } from '../terminals/client';
+import { createAiGateway } from '../gateway';
 import { automationEnvironmentReferenceCheck, createAutomationsService } from './automations';
 import { createAutomationInbox } from './automations/inbox';
 import { AUTOMATIONS_CHANGED_CHANNEL, createAutomationIntake } from './automations/intake';
@@ -87,6 +88,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       },
     }),
     automationIntake,
+    aiGateway: createAiGateway({ repos, secretBox, credentials, config, logger: logger.child({ component: 'ai-gateway' }) }),
   };
 }
 

@@ -4,7 +4,7 @@
  * the API on an ephemeral port. Tests talk to it over HTTP; each makes its own organization.
  */
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import pg from 'pg';
 import { createAdmin, type Admin, type CreatedOrganization } from '../../src/admin';
@@ -172,6 +172,27 @@ export const GITHUB_WEBHOOK_SECRET = 'test-github-webhook-secret';
 export const GITLAB_WEBHOOK_TOKEN = 'test-gitlab-webhook-token';
 let github: FakeGithub | null = null;
 
+/**
+ * The AI gateway's upstreams in the shared harness: `HANGAR_AGENT_N_BASE_URL` is
+ * `http://127.0.0.1:<port>/agent_N` on one port reserved at start, where a test serves its
+ * own stand-in provider (test/integration/gateway).
+ */
+let aiUpstreamPort: number | null = null;
+
+export function aiUpstream(): { port: number; baseUrl(agent: string): string } {
+  const port = aiUpstreamPort;
+  if (port === null) throw new Error('the shared harness is not running');
+  return { port, baseUrl: (agent) => `http://127.0.0.1:${port}/${agent}` };
+}
+
+async function reservePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 export function fakeGithub(): FakeGithub {
   if (!github) throw new Error('the fake GitHub is not running (test/support/hooks.ts starts it)');
   return github;
@@ -179,7 +200,9 @@ export function fakeGithub(): FakeGithub {
 
 export async function startSharedHarness(): Promise<void> {
   github = await startFakeGithub();
+  const upstreamPort = (aiUpstreamPort = await reservePort());
   current = await startHarness({
+    ...Object.fromEntries([1, 2, 3, 4, 5].map((n) => [`HANGAR_AGENT_${n}_BASE_URL`, `http://127.0.0.1:${upstreamPort}/agent_${n}`])),
     HANGAR_GITHUB_WEBHOOK_SECRET: GITHUB_WEBHOOK_SECRET,
     HANGAR_GITLAB_WEBHOOK_TOKEN: GITLAB_WEBHOOK_TOKEN,
     HANGAR_GITHUB_API_URL: github.url,

@@ -13,6 +13,7 @@ import * as m007 from './007_automations';
 import * as m008 from './008_automation_events';
 import * as m009 from './009_debounce_window_starts';
 import * as m010 from './010_turn_sessions';
+import * as m011 from './011_ai_gateway_usage';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -30,6 +31,7 @@ const migrations: Array<[string, Migration]> = [
   ['008_automation_events', m008],
   ['009_debounce_window_starts', m009],
   ['010_turn_sessions', m010],
+  ['011_ai_gateway_usage', m011],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -5,6 +5,7 @@ import { buildOpenApi } from '../openapi';
 import type { Route } from '../route';
 import { environmentResourceRoutes } from './environmentResources';
 import { accountRoutes } from './account';
+import { aiGatewayRoutes } from './aiGateway';
 import { automationRoutes } from './automations';
 import { automationWebhookRoutes } from './automationWebhooks';
 import { credentialsRoutes } from './credentials';
@@ -42,6 +43,7 @@ export function allRoutes(deps: {
     ...credentialsRoutes(services.credentials),
     ...organizationRoutes(services.organizationSettings),
     ...modelsRoutes(services.modelCatalog),
+    ...aiGatewayRoutes(services.aiGateway),
     ...accountRoutes(services.userAccount),
     ...automationWebhookRoutes(services.automationIntake),
     ...automationRoutes(services.automations),

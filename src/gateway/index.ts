@@ -1,0 +1,212 @@
+/**
+ * Hangar's AI gateway: the one way a workspace's coding agents reach their providers. A CLI
+ * holds a placeholder key (`placeholder.ts`); the gateway checks it against the replica's
+ * sealed engine secret, resolves the replica owner's credential for the agent (personal
+ * first, then the organization's), swaps it in, and streams the request to the agent's
+ * upstream (`HANGAR_AGENT_N_BASE_URL`) and the answer back as it arrives. Each forwarded
+ * request leaves one usage row, written when the answer ends, however it ends.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { finished, pipeline, type Readable } from 'node:stream';
+import { Agent, request, type Dispatcher } from 'undici';
+import { AGENT_IDS, type AgentId } from '../agents/catalog';
+import type { CredentialResolver } from '../agents/credentials';
+import type { Config } from '../config';
+import type { SecretBox } from '../crypto/secretBox';
+import type { Repositories } from '../db';
+import type { ReplicaRow } from '../db/replicasRepository';
+import type { Logger } from '../logger';
+import { clientResponseHeaders, presentedKey, upstreamRequestHeaders, type HeaderMap } from './headers';
+import { gatewayKeyReplica, verifyGatewayKey } from './placeholder';
+import { AGENT_WIRE, credentialHeaders, errorBody, type GatewayErrorKind, type Wire } from './providers';
+import { modelSniffer } from './requestModel';
+import { usageObserver, type TokenUsage } from './responseUsage';
+
+export { gatewayKey, verifyGatewayKey } from './placeholder';
+
+/**
+ * Upstream silence the gateway tolerates before it gives a request up. The client's own
+ * timeout governs (agent SDKs wait up to 10 minutes); this only bounds a socket whose client
+ * went quiet without closing.
+ */
+export const UPSTREAM_SILENCE_LIMIT_MS = 30 * 60_000;
+/** Recorded when the client left before the answer ended (nginx's "client closed request"). */
+export const CLIENT_CLOSED_STATUS = 499;
+
+export interface AiGatewayDeps {
+  repos: Pick<Repositories, 'replicas' | 'aiGatewayUsage'>;
+  secretBox: SecretBox;
+  credentials: Pick<CredentialResolver, 'resolveCredential'>;
+  config: Pick<Config, 'agentBaseUrls'>;
+  logger: Logger;
+}
+
+export interface GatewayRequest {
+  /** The path segment after `/v1/ai-gateway/`, as sent. */
+  agent: string;
+  method: string;
+  /** Everything after `/v1/ai-gateway/<agent>`: the provider's path and query string, as sent. */
+  target: string;
+  headers: IncomingHttpHeaders;
+  /** The request body, streamed upstream untouched; null for none. */
+  body: Readable | null;
+  /** Aborts when the client goes away: the upstream request is cancelled with it. */
+  signal: AbortSignal;
+}
+
+export interface GatewayAnswer {
+  status: number;
+  headers: HeaderMap;
+  /** The provider's answer as it arrives, or a whole error body of the gateway's own. */
+  body: Readable | Buffer;
+}
+
+const isAgentId = (value: string): value is AgentId => (AGENT_IDS as readonly string[]).includes(value);
+
+function answer(wire: Wire, status: number, kind: GatewayErrorKind, message: string): GatewayAnswer {
+  return { status, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(errorBody(wire, kind, message))) };
+}
+
+/** What a failed upstream call was, for the client and the log: a code, never a URL with credentials. */
+function failureReason(err: unknown): string {
+  const e = err as { code?: unknown; cause?: { code?: unknown }; name?: unknown };
+  const code = e.cause?.code ?? e.code;
+  return typeof code === 'string' ? code : typeof e.name === 'string' ? e.name : 'error';
+}
+
+export function createAiGateway(deps: AiGatewayDeps) {
+  const { repos, secretBox, credentials, config } = deps;
+  const logger = deps.logger;
+  const dispatcher = new Agent({ headersTimeout: UPSTREAM_SILENCE_LIMIT_MS, bodyTimeout: UPSTREAM_SILENCE_LIMIT_MS });
+  const pendingWrites = new Set<Promise<void>>();
+
+  /** The live replica whose gateway key this is, or null. */
+  async function authenticate(key: string | null): Promise<ReplicaRow | null> {
+    const replicaId = key ? gatewayKeyReplica(key) : null;
+    if (!key || !replicaId) return null;
+    const row = await repos.replicas.find(replicaId);
+    if (!row || row.deleted_at !== null || !row.engine_secret_sealed) return null;
+    let engineSecret: string;
+    try {
+      engineSecret = secretBox.open(row.engine_secret_sealed);
+    } catch (err) {
+      logger.error('cannot open a replica engine secret', { replicaId, err: err as Error });
+      return null;
+    }
+    return verifyGatewayKey(key, row.id, engineSecret) ? row : null;
+  }
+
+  /** The upstream URL for a target, or null when the target would leave the base URL's path. */
+  function upstreamUrl(agent: AgentId, target: string): URL | null {
+    const base = config.agentBaseUrls[agent];
+    const path = target.split('?', 1)[0]!;
+    const segments = path.split('/').map((s) => {
+      try {
+        return decodeURIComponent(s);
+      } catch {
+        return s;
+      }
+    });
+    if (segments.some((s) => s === '.' || s === '..')) return null;
+    const url = new URL(base + target);
+    return url.origin === new URL(base).origin ? url : null;
+  }
+
+  function record(row: { replica: ReplicaRow; agent: AgentId; model: string | null; status: number; usage: TokenUsage; startedAt: Date; started: number }) {
+    const write = repos.aiGatewayUsage
+      .record({
+        organization_id: row.replica.organization_id,
+        replica_id: row.replica.id,
+        user_id: row.replica.user_id,
+        agent: row.agent,
+        model: row.model,
+        status: row.status,
+        input_tokens: row.usage.inputTokens,
+        output_tokens: row.usage.outputTokens,
+        duration_ms: Math.round(performance.now() - row.started),
+        started_at: row.startedAt,
+      })
+      .catch((err) => logger.error('recording AI gateway usage failed', { replicaId: row.replica.id, agent: row.agent, status: row.status, err: err as Error }));
+    pendingWrites.add(write);
+    void write.finally(() => pendingWrites.delete(write));
+  }
+
+  async function proxy(req: GatewayRequest, agent: AgentId, wire: Wire): Promise<GatewayAnswer> {
+    const startedAt = new Date();
+    const started = performance.now();
+    const replica = await authenticate(presentedKey(req.headers));
+    if (!replica) {
+      return answer(wire, 401, 'authentication', `Invalid AI gateway key for ${agent}: send the placeholder key Hangar configured for this workspace (in x-api-key or Authorization: Bearer).`);
+    }
+    const credential = await credentials.resolveCredential({ organizationId: replica.organization_id, userId: replica.user_id, agent });
+    if (!credential) {
+      return answer(
+        wire,
+        401,
+        'authentication',
+        `No ${agent} credential is configured for this workspace. Add one with POST /v1/organization/credentials/${agent} (for the organization) or POST /v1/user/credentials/${agent} (for yourself).`,
+      );
+    }
+    const url = upstreamUrl(agent, req.target);
+    if (!url) return answer(wire, 400, 'invalid_request', 'The path may not contain "." or ".." segments.');
+
+    const contentType = String(req.headers['content-type'] ?? '');
+    const sniffer = modelSniffer(contentType === '' || /json/i.test(contentType));
+    const base = { replica, agent, startedAt, started };
+    let body: Readable | undefined;
+    if (req.body) body = pipeline(req.body, sniffer.stream, () => undefined);
+    let upstream: Dispatcher.ResponseData;
+    try {
+      upstream = await request(url, {
+        method: req.method as Dispatcher.HttpMethod,
+        headers: { ...upstreamRequestHeaders(req.headers, body !== undefined), ...credentialHeaders(wire, credential) },
+        body,
+        signal: req.signal,
+        dispatcher,
+      });
+    } catch (err) {
+      const clientLeft = req.signal.aborted || Boolean(req.body?.errored);
+      record({ ...base, model: sniffer.model(), status: clientLeft ? CLIENT_CLOSED_STATUS : 502, usage: { inputTokens: null, outputTokens: null } });
+      if (clientLeft) return answer(wire, CLIENT_CLOSED_STATUS, 'invalid_request', 'The client closed the request.');
+      const reason = failureReason(err);
+      logger.warn('AI gateway upstream unreachable', { agent, upstream: url.host, reason, replicaId: replica.id });
+      return answer(wire, 502, 'upstream', `The AI gateway could not reach the ${agent} provider at ${url.host} (${reason}).`);
+    }
+
+    const observer = usageObserver(String(upstream.headers['content-type'] ?? ''), upstream.headers['content-encoding'] as string | undefined);
+    pipeline(upstream.body, observer.stream, () => undefined);
+    finished(observer.stream, (err) => {
+      const status = !err ? upstream.statusCode : req.signal.aborted ? CLIENT_CLOSED_STATUS : 502;
+      if (err && !req.signal.aborted) logger.warn('AI gateway upstream answer broke off', { agent, upstream: url.host, reason: failureReason(err), replicaId: replica.id });
+      record({ ...base, model: sniffer.model(), status, usage: observer.usage() });
+    });
+    return { status: upstream.statusCode, headers: clientResponseHeaders(upstream.headers), body: observer.stream };
+  }
+
+  return {
+    /** Forwards one request; every answer (errors included) is in the agent's provider's shape. */
+    async forward(req: GatewayRequest): Promise<GatewayAnswer> {
+      if (!isAgentId(req.agent)) {
+        return answer('openai', 404, 'not_found', `Unknown agent "${req.agent.slice(0, 64)}": the AI gateway serves ${AGENT_IDS.join(', ')} at /v1/ai-gateway/<agent>/…`);
+      }
+      const wire = AGENT_WIRE[req.agent];
+      try {
+        return await proxy(req, req.agent, wire);
+      } catch (err) {
+        logger.error('AI gateway request failed', { agent: req.agent, err: err as Error });
+        return answer(wire, 500, 'internal', 'The AI gateway failed to handle the request.');
+      }
+    },
+
+    /**
+     * Call after the HTTP server stopped (its clients' departure has cancelled every upstream
+     * request): drops the idle upstream connections and waits for the last usage rows.
+     */
+    async close(): Promise<void> {
+      await dispatcher.destroy();
+      await Promise.allSettled([...pendingWrites]);
+    },
+  };
+}
+
+export type AiGateway = ReturnType<typeof createAiGateway>;
