@@ -8,12 +8,16 @@
 import { Context } from '@temporalio/activity';
 import { adapterFor } from '../src/agents/adapters';
 import type { AgentId } from '../src/agents/catalog';
+import { missingCredentialMessage } from '../src/agents/credentials';
 import type { MessageRow } from '../src/db/replicaMessagesRepository';
+import type { ReplicaRow } from '../src/db/replicasRepository';
+import { gatewayKey } from '../src/domain/gatewayKey';
+import { agentSettings } from './environmentSetup';
 import type { TurnResult } from '../workflows/shared';
 import { workspaceKey } from '../src/domain/replicas';
 import { replicaEnvironment, type CredentialResolver, type WorkspaceActivityDeps } from './workspace';
 
-export type AgentTurnDeps = Pick<WorkspaceActivityDeps, 'repos' | 'secretBox' | 'runtime' | 'events' | 'credentials' | 'logger' | 'agentExecutable' | 'publicBaseUrl'>;
+export type AgentTurnDeps = Pick<WorkspaceActivityDeps, 'repos' | 'secretBox' | 'runtime' | 'events' | 'credentials' | 'logger' | 'agentExecutable' | 'workspaceApiUrl'>;
 
 const HEARTBEAT_MS = 5000;
 const LOST_WORKER_ERROR = 'the worker running this turn was lost after the agent started; send the message again to retry it';
@@ -32,6 +36,23 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
     const chat = await replicaChats.findById(chatId);
     await events.emit(replicaId, 'chat.turn.completed', { chatId, isComplete: end.status === 'completed' });
     await events.emit(replicaId, 'chat.updated', { chat: { id: chatId, provider: chat?.provider, title: chat?.title, processing: false } });
+  }
+
+  /**
+   * Why a turn cannot start, or null. A real CLI needs a credential behind the gateway: without
+   * one the turn fails at once and says how to add it (the test agent needs none).
+   */
+  async function turnRefusal(row: ReplicaRow, agent: AgentId): Promise<{ code: string; error: string } | null> {
+    if (!row.engine_secret_sealed) return { code: 'workspace_unusable', error: 'this workspace has no engine secret to reach the AI gateway with' };
+    if (deps.agentExecutable) return null;
+    const owner = { organizationId: row.organization_id, userId: row.user_id, agent };
+    return (await deps.credentials.hasCredential(owner)) ? null : { code: 'missing_credential', error: missingCredentialMessage(agent) };
+  }
+
+  async function globalEnvironmentId(organizationId: string): Promise<string> {
+    const global = await deps.repos.environments.findGlobal(organizationId);
+    if (!global) throw new Error('the organization has no Global environment');
+    return global.id;
   }
 
   /**
@@ -74,7 +95,13 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
 
       const agent = claimed.coding_agent as AgentId;
       const adapter = adapterFor(agent, { executableOverride: deps.agentExecutable });
-      const credential = await deps.credentials.resolveCredential({ organizationId: row.organization_id, userId: row.user_id, agent });
+      const refused = await turnRefusal(row, agent);
+      if (refused) {
+        clearInterval(heartbeat);
+        await events.emit(replicaId, 'error', { code: refused.code, message: refused.error, agent, chatId, messageId: claimed.id });
+        await endTurn(replicaId, chatId, claimed.id, { status: 'failed', error: refused.error });
+        return { ran: true, messageId: claimed.id, ok: false, error: refused.error };
+      }
       const options = claimed.options ?? {};
       const cwd = row.repositories[0] ? `/home/hangar/workspaces/${row.repositories[0].name}` : '/home/hangar';
       const command = adapter.command({
@@ -86,9 +113,12 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
         fastMode: !!options.fast_mode,
         chatId,
         resumeSessionId: chat.agent_session_id ?? null,
-        credential,
         cwd,
+        // The CLI reaches its provider through the gateway with this workspace's placeholder key.
+        gateway: { baseUrl: `${deps.workspaceApiUrl}/v1/ai-gateway/${agent}`, key: gatewayKey(row.id, deps.secretBox.open(row.engine_secret_sealed!)) },
+        settings: await agentSettings(deps, row.organization_id, row.environment_id ?? (await globalEnvironmentId(row.organization_id))),
       });
+      await deps.runtime.writeFiles(workspaceKey(row), command.files);
 
       let result: { ok: boolean; sessionId?: string; error?: string } | undefined;
       // Saved as soon as any line names it, so an interrupted turn can still be resumed.

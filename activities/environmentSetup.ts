@@ -6,6 +6,7 @@
  * environment is unchanged. Secrets are opened here, in the worker, never in workflow history.
  */
 import { createHash } from 'node:crypto';
+import type { AgentSettings, McpServer } from '../src/agents/adapters';
 import type { SecretBox } from '../src/crypto/secretBox';
 import type { Repositories } from '../src/db';
 import type { EnvironmentRow } from '../src/db/environmentsRepository';
@@ -69,6 +70,25 @@ export async function inheritedHooks(repos: Pick<Repositories, 'hooks'>, resolve
   return inheritedHookChain(below, await repos.hooks.activeOf(below.map((l) => l.environment.id), kind));
 }
 
+/**
+ * What every agent turn of a workspace of the environment gets: its system prompt (with the
+ * owner's personal preferences) and the MCP servers of its layers, a later layer's server
+ * replacing an earlier one of the same name. Read at each turn, so a change applies at once.
+ */
+export async function agentSettings(deps: ResolutionDeps, organizationId: string, environmentId: string): Promise<AgentSettings> {
+  const layers = await deps.repos.environments.layers(organizationId, environmentId);
+  if (!layers) throw new EnvironmentGoneError(`environment ${environmentId} no longer exists`);
+  const env = layers[layers.length - 1]!.environment;
+  const rows = await deps.repos.environmentResources.mcps.ofEnvironments(layers.map((l) => l.environment.id));
+  const rank = new Map(layers.map((l, i) => [l.environment.id, i]));
+  const mcpServers: Record<string, McpServer> = {};
+  for (const row of [...rows].sort((a, b) => rank.get(a.environment_id)! - rank.get(b.environment_id)!)) {
+    mcpServers[row.name] = { transport: row.transport, ...JSON.parse(deps.secretBox.open(row.config_sealed)) } as McpServer;
+  }
+  const prompt = [env.system_prompt, env.personal_preferences].filter(Boolean).join('\n\n');
+  return { systemPrompt: prompt || null, mcpServers };
+}
+
 /** The hooks of `kind` a workspace of the environment runs, in order: the inherited ones, then its own. */
 export async function hookChain(repos: Pick<Repositories, 'hooks'>, resolved: ResolvedWorkspaceEnvironment, kind: HookKind): Promise<Array<{ layer: string; script: string }>> {
   const own = await repos.hooks.active(resolved.environment.id, kind);
@@ -78,22 +98,10 @@ export async function hookChain(repos: Pick<Repositories, 'hooks'>, resolved: Re
   ];
 }
 
-export async function environmentSetup(deps: ResolutionDeps & { publicBaseUrl?: string }, organizationId: string, environmentId: string): Promise<EnvironmentSetup> {
+export async function environmentSetup(deps: ResolutionDeps & { workspaceApiUrl: string }, organizationId: string, environmentId: string): Promise<EnvironmentSetup> {
   const resolved = await resolveEnvironment(deps, organizationId, environmentId);
-  const ids = resolved.layers.map((l) => l.environment.id);
-  // Both come ordered by environment, then name.
-  const [skillRows, mcpRows] = await Promise.all([deps.repos.environmentResources.skills.ofEnvironments(ids), deps.repos.environmentResources.mcps.ofEnvironments(ids)]);
-  const skills = skillRows.map(({ name, slug, source }) => ({ name, slug, source }));
-  const mcpServers = Object.fromEntries(mcpRows.map((m) => [m.name, { transport: m.transport, ...JSON.parse(deps.secretBox.open(m.config_sealed)) }]));
-  const files: WorkspaceFile[] = [
-    ...resolved.files,
-    { path: '~/.hangar/skills.json', content: JSON.stringify({ skills }, null, 2) + '\n' },
-    { path: '~/.hangar/mcp.json', content: JSON.stringify({ mcpServers }, null, 2) + '\n' },
-    ...(resolved.environment.system_prompt || resolved.environment.personal_preferences
-      ? [{ path: '~/.hangar/system-prompt.md', content: [resolved.environment.system_prompt, resolved.environment.personal_preferences].filter(Boolean).join('\n\n') + '\n' }]
-      : []),
-  ];
-  const env = { ...resolved.variables, ...(deps.publicBaseUrl ? { HANGAR_API_URL: deps.publicBaseUrl } : {}) };
+  const files: WorkspaceFile[] = resolved.files;
+  const env = { ...resolved.variables, HANGAR_API_URL: deps.workspaceApiUrl };
   const sortedEnv = Object.entries(env).sort(([a], [b]) => a.localeCompare(b));
   const hash = createHash('sha256').update(JSON.stringify({ env: sortedEnv, files })).digest('hex');
   return { resolved, env, files, hash };

@@ -38,8 +38,10 @@ export interface ActivityDeps {
   hookTimeoutMs: number;
   /** Runs every agent as this executable (the test agent); unset in production. */
   agentExecutable?: string;
-  /** The service's public URL, for workspaces and check links. */
+  /** The service's public URL, for links in checks. */
   publicBaseUrl?: string;
+  /** Hangar's API as workspaces reach it: their agents' AI gateway and `HANGAR_API_URL`. */
+  workspaceApiUrl: string;
   /** What a new workspace's workflow is given. */
   timings: { idleMs: number; archiveAfterMs: number; historyLimit: number };
 }

@@ -18,7 +18,7 @@ import { webhookRetryDelay } from '../src/integrations/webhooks/retry';
 import type { WorkspaceStatus } from '../workflows/shared';
 
 /** How a turn gets its agent's credential. */
-export type CredentialResolver = Pick<AgentCredentials, 'resolveCredential'>;
+export type CredentialResolver = Pick<AgentCredentials, 'hasCredential'>;
 
 export interface WorkspaceActivityDeps {
   repos: Repositories;
@@ -29,7 +29,8 @@ export interface WorkspaceActivityDeps {
   logger: Logger;
   agentExecutable?: string;
   hookTimeoutMs: number;
-  publicBaseUrl?: string;
+  /** Hangar's API as the workspace reaches it (the AI gateway, `HANGAR_API_URL`). */
+  workspaceApiUrl: string;
 }
 
 export const HOOK_LOG_PREVIEW = 100_000;
@@ -42,11 +43,11 @@ export function heartbeating<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /** The per-replica variables of its container (a warm-pool container gets them with each exec). */
-export function replicaEnvironment(deps: Pick<WorkspaceActivityDeps, 'secretBox' | 'publicBaseUrl'>, row: ReplicaRow): Record<string, string> {
+export function replicaEnvironment(deps: Pick<WorkspaceActivityDeps, 'secretBox' | 'workspaceApiUrl'>, row: ReplicaRow): Record<string, string> {
   return {
     HANGAR_WORKSPACE_ID: row.id,
     ...(row.engine_secret_sealed ? { HANGAR_ENGINE_SECRET: deps.secretBox.open(row.engine_secret_sealed) } : {}),
-    ...(deps.publicBaseUrl ? { HANGAR_API_URL: deps.publicBaseUrl } : {}),
+    HANGAR_API_URL: deps.workspaceApiUrl,
   };
 }
 

@@ -3,6 +3,7 @@
  * environment map, validates it, and throws a ConfigError that names the bad variable.
  */
 import { hostname } from 'node:os';
+import { DOCKER_HOST_NAME } from './sandbox/dockerHost';
 import type { AgentId } from './agents/catalog';
 import type { LogLevel } from './logger';
 
@@ -43,6 +44,11 @@ export interface Config {
   bodyLimitBytes: number;
   logLevel: LogLevel;
   publicBaseUrl: string | undefined;
+  /**
+   * Hangar's API as a workspace reaches it: its agents' AI gateway and `HANGAR_API_URL` inside
+   * it. Defaults to the public URL, else the Docker host at PORT.
+   */
+  workspaceApiUrl: string;
   dataDir: string;
   /** Model catalog providers (`GET {url}/v1/models`, `GET {url}/api/v1/models`); unset: built-in lists only. */
   sourceABaseUrl: string | undefined;
@@ -156,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
     bodyLimitBytes: int(env, 'HANGAR_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     logLevel,
     publicBaseUrl: env.HANGAR_PUBLIC_URL || undefined,
+    workspaceApiUrl: (httpUrl(env, 'HANGAR_WORKSPACE_API_URL') ?? env.HANGAR_PUBLIC_URL ?? `http://${DOCKER_HOST_NAME}:${int(env, 'PORT', 8080, 0, 65535)}`).replace(/\/+$/, ''),
     dataDir: env.HANGAR_DATA_DIR || '.hangar',
     sourceABaseUrl: httpUrl(env, 'HANGAR_SOURCE_A_URL'),
     sourceBBaseUrl: httpUrl(env, 'HANGAR_SOURCE_B_URL'),

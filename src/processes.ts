@@ -126,6 +126,7 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
       hookTimeoutMs: config.hookTimeoutMs,
       agentExecutable: config.agentExecutable,
       publicBaseUrl: config.publicBaseUrl,
+      workspaceApiUrl: config.workspaceApiUrl,
       timings: { idleMs: config.workspaceIdleMs, archiveAfterMs: config.workspaceArchiveAfterMs, historyLimit: config.workspaceHistoryLimit },
     },
   });

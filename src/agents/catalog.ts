@@ -14,6 +14,8 @@ export type ModelSource = 'source_a' | 'source_b';
 
 export interface AgentSpec {
   id: AgentId;
+  /** The CLI's executable in the sandbox image (scripts/sandbox-image/agents.json). */
+  executable: string;
   planMode: boolean;
   goalMode: boolean;
   fastMode: boolean;
@@ -30,6 +32,7 @@ const COMMON: readonly ThinkingLevel[] = ['low', 'medium', 'high', 'xhigh', 'max
 export const AGENTS: Record<AgentId, AgentSpec> = {
   agent_1: {
     id: 'agent_1',
+    executable: 'claude',
     planMode: true,
     goalMode: false,
     fastMode: true,
@@ -40,6 +43,7 @@ export const AGENTS: Record<AgentId, AgentSpec> = {
   },
   agent_2: {
     id: 'agent_2',
+    executable: 'codex',
     planMode: true,
     goalMode: true,
     fastMode: true,
@@ -50,6 +54,7 @@ export const AGENTS: Record<AgentId, AgentSpec> = {
   },
   agent_3: {
     id: 'agent_3',
+    executable: 'cursor-agent',
     planMode: true,
     goalMode: false,
     fastMode: false,
@@ -60,6 +65,7 @@ export const AGENTS: Record<AgentId, AgentSpec> = {
   },
   agent_4: {
     id: 'agent_4',
+    executable: 'opencode',
     planMode: true,
     goalMode: false,
     fastMode: false,
@@ -70,6 +76,7 @@ export const AGENTS: Record<AgentId, AgentSpec> = {
   },
   agent_5: {
     id: 'agent_5',
+    executable: 'pi',
     planMode: false,
     goalMode: false,
     fastMode: false,

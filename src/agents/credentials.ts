@@ -30,6 +30,10 @@ export interface OAuthTokenRefresher {
   refresh(input: { agent: AgentId; refreshToken: string }): Promise<{ accessToken: string; refreshToken?: string | null; expiresAt?: Date | null }>;
 }
 
+/** What a user reads when an agent has no credential: the agent and how to add one. */
+export const missingCredentialMessage = (agent: AgentId) =>
+  `No ${agent} credential is configured for this workspace. Add one with POST /v1/organization/credentials/${agent} (for the organization) or POST /v1/user/credentials/${agent} (for yourself).`;
+
 /** Refresh a token this close to its expiry rather than hand out one about to lapse. */
 const REFRESH_MARGIN_MS = 60_000;
 
@@ -64,6 +68,11 @@ export function createCredentialResolver(deps: { repos: Pick<Repositories, 'tran
   }
 
   return {
+    /** Whether a run of `agent` for this owner has a credential (personal or the organization's). */
+    async hasCredential(input: { organizationId: string; userId: string | null; agent: AgentId }): Promise<boolean> {
+      return (await repo.findForResolution(input.organizationId, input.userId, input.agent)) !== null;
+    },
+
     /** The credential a run of `agent` for this owner uses (personal first), marked used; null when none. */
     async resolveCredential(input: { organizationId: string; userId: string | null; agent: AgentId }): Promise<ResolvedCredential | null> {
       const found = await repo.findForResolution(input.organizationId, input.userId, input.agent);

@@ -4,7 +4,7 @@
  * upstream's; the client's auth headers carry the placeholder, which never leaves Hangar.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { isGatewayKey } from './placeholder';
+import { isGatewayKey } from '../domain/gatewayKey';
 
 export type HeaderMap = Record<string, string | string[]>;
 

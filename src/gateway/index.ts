@@ -10,19 +10,19 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { finished, pipeline, type Readable } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
 import { AGENT_IDS, type AgentId } from '../agents/catalog';
-import type { CredentialResolver } from '../agents/credentials';
+import { missingCredentialMessage, type CredentialResolver } from '../agents/credentials';
 import type { Config } from '../config';
 import type { SecretBox } from '../crypto/secretBox';
 import type { Repositories } from '../db';
 import type { ReplicaRow } from '../db/replicasRepository';
 import type { Logger } from '../logger';
 import { clientResponseHeaders, presentedKey, upstreamRequestHeaders, type HeaderMap } from './headers';
-import { gatewayKeyReplica, verifyGatewayKey } from './placeholder';
+import { gatewayKeyReplica, verifyGatewayKey } from '../domain/gatewayKey';
 import { AGENT_WIRE, credentialHeaders, errorBody, type GatewayErrorKind, type Wire } from './providers';
 import { modelSniffer } from './requestModel';
 import { usageObserver, type TokenUsage } from './responseUsage';
 
-export { gatewayKey, verifyGatewayKey } from './placeholder';
+export { gatewayKey, verifyGatewayKey } from '../domain/gatewayKey';
 
 /**
  * Upstream silence the gateway tolerates before it gives a request up. The client's own
@@ -140,12 +140,7 @@ export function createAiGateway(deps: AiGatewayDeps) {
     }
     const credential = await credentials.resolveCredential({ organizationId: replica.organization_id, userId: replica.user_id, agent });
     if (!credential) {
-      return answer(
-        wire,
-        401,
-        'authentication',
-        `No ${agent} credential is configured for this workspace. Add one with POST /v1/organization/credentials/${agent} (for the organization) or POST /v1/user/credentials/${agent} (for yourself).`,
-      );
+      return answer(wire, 401, 'authentication', missingCredentialMessage(agent));
     }
     const url = upstreamUrl(agent, req.target);
     if (!url) return answer(wire, 400, 'invalid_request', 'The path may not contain "." or ".." segments.');

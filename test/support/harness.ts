@@ -30,8 +30,12 @@ export interface Harness {
   temporal: DevServer;
   /** The settings the harness's processes read, for a worker started in another process. */
   env: Record<string, string>;
-  /** Stops the worker (its activities are cancelled) and starts a new one, as after a crash. */
-  restartWorker(): Promise<void>;
+  /**
+   * Stops the worker (its activities are cancelled) and starts a new one, as after a crash;
+   * with `overrides`, the new worker reads those settings instead (e.g. the real agent CLIs
+   * instead of the test agent), until the next restart.
+   */
+  restartWorker(overrides?: Partial<Config>): Promise<void>;
   /** Stops the in-process worker, so that another (a child process) takes the work. */
   stopWorker(): Promise<void>;
   /** Starts the in-process worker again after `stopWorker`. */
@@ -72,7 +76,11 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
   if (!cliPath) throw new Error('no Temporal CLI found: run `npm run setup` first');
   const temporal = await startTemporalDevServer({ cliPath, headless: true, logger });
 
+  // The API listens on every interface at a port known before the config is read, so workspace
+  // containers reach it (its AI gateway) at the Docker host, as they do in production.
+  const apiPort = await reservePort();
   const settings: Record<string, string> = {
+    PORT: String(apiPort),
     HANGAR_ENCRYPTION_KEYS: generateEncryptionKey('test'),
     HANGAR_TASK_QUEUE: `hangar-test-${randomBytes(3).toString('hex')}`,
     HANGAR_SANDBOX_POOL_SIZE: '2',
@@ -109,11 +117,12 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     await worker?.shutdown();
     worker = null;
   };
+  let workerConfig = config;
   const startOwnWorker = async () => {
-    worker ??= await startWorker({ config, logger, database, temporalAddress: temporal.address });
+    worker ??= await startWorker({ config: workerConfig, logger, database, temporalAddress: temporal.address });
   };
   const api = await buildApi({ config, logger, database, temporalAddress: temporal.address });
-  const server: Server = api.app.listen(0, '127.0.0.1');
+  const server: Server = api.app.listen(config.port, '0.0.0.0');
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
 
@@ -130,8 +139,9 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     env: settings,
     temporal,
     logs,
-    restartWorker: async () => {
+    restartWorker: async (overrides?: Partial<Config>) => {
       await stopOwnWorker();
+      workerConfig = { ...config, ...overrides };
       await startOwnWorker();
     },
     stopWorker: stopOwnWorker,

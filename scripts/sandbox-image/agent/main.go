@@ -85,6 +85,10 @@ var valueFlags = map[string]bool{
 	"--effort": true, "--reasoning-effort": true, "--variant": true, "--thinking": true,
 	"--resume": true, "-r": true, "--session": true, "--session-id": true,
 	"-c": true, "--config": true, "--cd": true, "-C": true, "--protocol": true,
+	// Settings the adapters pass from the environment: instructions, MCP, provider.
+	"--append-system-prompt": true, "--system-prompt": true, "--mcp-config": true, "--settings": true,
+	"--provider": true, "--api-key": true, "--add-dir": true, "--allowedTools": true, "--disallowedTools": true,
+	"--max-turns": true, "--tools": true, "--skill": true, "--extension": true, "--models": true,
 }
 
 func parseArgs(args []string) (options, error) {

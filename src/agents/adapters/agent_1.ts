@@ -3,10 +3,23 @@
  * message (`system` init, `assistant`, `user` tool results, a final `result`), kept whole as
  * the payload of `agent_1-<type>`.
  */
-import type { AdapterOptions, AgentAdapter, ParsedLine, TurnRequest } from './types';
-import { buildCommand, credentialEnv, event, isBlank, modesFor, parseObject, promptArgs, rawPayload, str, thinkingFor } from './shared';
+import type { AdapterOptions, AgentAdapter, McpServer, ParsedLine, TurnRequest } from './types';
+import { buildCommand, event, isBlank, modesFor, parseObject, promptArgs, rawPayload, str, thinkingFor } from './shared';
 
-export const AGENT_1_ENV = { api_key: 'AGENT_1_API_KEY', oauth_token: 'AGENT_1_OAUTH_TOKEN' } as const;
+/** The CLI's MCP configuration file (`--mcp-config`): its secrets stay out of the command line. */
+export const AGENT_1_MCP_CONFIG = '/home/hangar/.hangar/agent_1/mcp.json';
+
+/** The environment's MCP servers in the CLI's `mcpServers` shape. */
+function mcpConfig(servers: Record<string, McpServer>) {
+  return {
+    mcpServers: Object.fromEntries(
+      Object.entries(servers).map(([name, s]) => [
+        name,
+        s.transport === 'stdio' ? { type: 'stdio', command: s.command, args: s.args, env: s.env } : { type: s.transport, url: s.url, headers: s.headers },
+      ]),
+    ),
+  };
+}
 
 export function agent1Command(req: TurnRequest, opts: AdapterOptions) {
   const modes = modesFor('agent_1', req);
@@ -24,9 +37,21 @@ export function agent1Command(req: TurnRequest, opts: AdapterOptions) {
     ...(thinking ? ['--effort', thinking] : []),
     ...(modes.fast ? ['--fast'] : []),
     ...(req.resumeSessionId ? ['--resume', req.resumeSessionId] : []),
+    ...(req.settings.systemPrompt ? ['--append-system-prompt', req.settings.systemPrompt] : []),
+    ...(Object.keys(req.settings.mcpServers).length ? ['--mcp-config', AGENT_1_MCP_CONFIG] : []),
     ...prompt.args,
   ];
-  return buildCommand('agent_1', args, credentialEnv(req, AGENT_1_ENV), opts, prompt.stdin);
+  const env = {
+    ANTHROPIC_BASE_URL: req.gateway.baseUrl,
+    ANTHROPIC_API_KEY: req.gateway.key,
+    // No telemetry, error reporting or update checks: the gateway is the only traffic.
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+  };
+  const files = Object.keys(req.settings.mcpServers).length
+    ? [{ path: AGENT_1_MCP_CONFIG, content: JSON.stringify(mcpConfig(req.settings.mcpServers), null, 2) + '\n' }]
+    : [];
+  return buildCommand('agent_1', { args, env, files, stdin: prompt.stdin }, opts);
 }
 
 export function createAgent1Adapter(opts: AdapterOptions): AgentAdapter {

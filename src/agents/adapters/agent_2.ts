@@ -4,10 +4,26 @@
  * `event_msg` and `response_item` entries (interop §4.13): messages, reasoning, `shell`
  * function calls and their output, `apply_patch` custom tool calls, `update_plan`.
  */
-import type { AdapterOptions, AgentAdapter, AgentEvent, ParsedLine, TurnRequest } from './types';
-import { buildCommand, credentialEnv, event, isBlank, modesFor, obj, parseObject, promptArgs, str, thinkingFor, type JsonObject } from './shared';
+import type { AdapterOptions, AgentAdapter, AgentEvent, McpServer, ParsedLine, TurnRequest } from './types';
+import { buildCommand, event, gatewayUrl, isBlank, modesFor, obj, parseObject, promptArgs, str, thinkingFor, type JsonObject } from './shared';
 
-export const AGENT_2_ENV = { api_key: 'AGENT_2_API_KEY', oauth_token: 'AGENT_2_OAUTH_TOKEN' } as const;
+/** The variable the CLI's provider reads its key from (`env_key`): the gateway key. */
+export const AGENT_2_KEY_ENV = 'HANGAR_AGENT_KEY';
+
+/** A TOML string (JSON strings are valid TOML basic strings). */
+const toml = (value: string) => JSON.stringify(value);
+const tomlTable = (entries: Record<string, string>) => `{${Object.entries(entries).map(([k, v]) => `${toml(k)}=${toml(v)}`).join(',')}}`;
+
+/** `-c` overrides: the gateway as the model provider, and the environment's MCP servers. */
+function configOverrides(req: TurnRequest): string[] {
+  const provider = `{name="Hangar",base_url=${toml(gatewayUrl(req, '/v1'))},env_key=${toml(AGENT_2_KEY_ENV)},wire_api="responses"}`;
+  const mcp = Object.entries(req.settings.mcpServers).map(([name, s]: [string, McpServer]) =>
+    s.transport === 'stdio'
+      ? `mcp_servers.${toml(name)}={command=${toml(s.command)},args=[${s.args.map(toml).join(',')}],env=${tomlTable(s.env)}}`
+      : `mcp_servers.${toml(name)}={url=${toml(s.url)},http_headers=${tomlTable(s.headers)}}`,
+  );
+  return ['model_provider="hangar"', `model_providers.hangar=${provider}`, ...mcp].flatMap((c) => ['-c', c]);
+}
 
 export function agent2Command(req: TurnRequest, opts: AdapterOptions) {
   const modes = modesFor('agent_2', req);
@@ -25,10 +41,12 @@ export function agent2Command(req: TurnRequest, opts: AdapterOptions) {
     ...(thinking ? ['-c', `model_reasoning_effort=${thinking}`] : []),
     ...(modes.fast ? ['-c', 'service_tier=fast'] : []),
     ...(modes.goal ? ['-c', 'goal_mode=true'] : []),
+    ...configOverrides(req),
+    ...(req.settings.systemPrompt ? ['-c', `developer_instructions=${toml(req.settings.systemPrompt)}`] : []),
     ...(req.resumeSessionId ? ['resume', req.resumeSessionId] : []),
     ...prompt.args,
   ];
-  return buildCommand('agent_2', args, credentialEnv(req, AGENT_2_ENV), opts, prompt.stdin);
+  return buildCommand('agent_2', { args, env: { [AGENT_2_KEY_ENV]: req.gateway.key }, stdin: prompt.stdin }, opts);
 }
 
 const eventMsg = (payload: JsonObject): AgentEvent => event('event_msg', payload);

@@ -5,9 +5,7 @@
  * task|error` events.
  */
 import type { AdapterOptions, AgentAdapter, ParsedLine, TurnRequest } from './types';
-import { buildCommand, contentText, credentialEnv, event, isBlank, modesFor, obj, parseObject, promptArgs, rawPayload, str, thinkingFor } from './shared';
-
-export const AGENT_3_ENV = { api_key: 'AGENT_3_API_KEY', oauth_token: 'AGENT_3_API_KEY' } as const;
+import { buildCommand, contentText, event, isBlank, modesFor, obj, parseObject, promptArgs, rawPayload, str, thinkingFor } from './shared';
 
 export function agent3Command(req: TurnRequest, opts: AdapterOptions) {
   const modes = modesFor('agent_3', req);
@@ -25,7 +23,8 @@ export function agent3Command(req: TurnRequest, opts: AdapterOptions) {
     ...(req.resumeSessionId ? ['--resume', req.resumeSessionId] : []),
     ...prompt.args,
   ];
-  return buildCommand('agent_3', args, credentialEnv(req, AGENT_3_ENV), opts, prompt.stdin);
+  // The operator-supplied CLI reads its key here; it holds the gateway key, never a provider key.
+  return buildCommand('agent_3', { args, env: { CURSOR_API_KEY: req.gateway.key }, stdin: prompt.stdin }, opts);
 }
 
 export function createAgent3Adapter(opts: AdapterOptions): AgentAdapter {

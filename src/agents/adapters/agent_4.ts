@@ -4,10 +4,35 @@
  * as `agent_4-<type>`; a `step_finish` whose reason is `stop` ends the turn.
  */
 import type { AdapterOptions, AgentAdapter, ParsedLine, TurnRequest } from './types';
-import { buildCommand, credentialEnv, event, isBlank, modesFor, obj, parseObject, promptArgs, rawPayload, str, thinkingFor } from './shared';
+import { buildCommand, event, gatewayUrl, isBlank, modesFor, obj, parseObject, promptArgs, rawPayload, str, thinkingFor } from './shared';
 
-/** The router key, or the subscription key of the agent's own plan. */
-export const AGENT_4_ENV = { api_key: 'AGENT_4_API_KEY', oauth_token: 'AGENT_4_OAUTH_TOKEN' } as const;
+/** The variable the CLI's provider config reads its key from: the gateway key. */
+export const AGENT_4_KEY_ENV = 'HANGAR_AGENT_KEY';
+/** The environment's system prompt, as an instructions file the CLI includes. */
+export const AGENT_4_INSTRUCTIONS = '/home/hangar/.hangar/agent_4/instructions.md';
+
+/** The CLI's configuration, passed inline: the gateway as an OpenAI-compatible provider and the MCP servers. */
+function inlineConfig(req: TurnRequest) {
+  return {
+    provider: {
+      hangar: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'Hangar',
+        options: { baseURL: gatewayUrl(req, '/v1'), apiKey: `{env:${AGENT_4_KEY_ENV}}` },
+        models: req.model ? { [req.model]: { name: req.model } } : {},
+      },
+    },
+    mcp: Object.fromEntries(
+      Object.entries(req.settings.mcpServers).map(([name, s]) => [
+        name,
+        s.transport === 'stdio'
+          ? { type: 'local', command: [s.command, ...s.args], environment: s.env, enabled: true }
+          : { type: 'remote', url: s.url, headers: s.headers, enabled: true },
+      ]),
+    ),
+    ...(req.settings.systemPrompt ? { instructions: [AGENT_4_INSTRUCTIONS] } : {}),
+  };
+}
 
 const PART_TYPE = /^[a-z][a-z0-9_]{0,39}$/;
 
@@ -21,12 +46,14 @@ export function agent4Command(req: TurnRequest, opts: AdapterOptions) {
     'json',
     '--agent',
     modes.plan ? 'plan' : 'build',
-    ...(req.model ? ['--model', req.model] : []),
+    ...(req.model ? ['--model', `hangar/${req.model}`] : []),
     ...(thinking ? ['--variant', thinking] : []),
     ...(req.resumeSessionId ? ['--session', req.resumeSessionId] : []),
     ...prompt.args,
   ];
-  return buildCommand('agent_4', args, credentialEnv(req, AGENT_4_ENV), opts, prompt.stdin);
+  const env = { [AGENT_4_KEY_ENV]: req.gateway.key, OPENCODE_CONFIG_CONTENT: JSON.stringify(inlineConfig(req)) };
+  const files = req.settings.systemPrompt ? [{ path: AGENT_4_INSTRUCTIONS, content: req.settings.systemPrompt + '\n' }] : [];
+  return buildCommand('agent_4', { args, env, files, stdin: prompt.stdin }, opts);
 }
 
 export function createAgent4Adapter(opts: AdapterOptions): AgentAdapter {

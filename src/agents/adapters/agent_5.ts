@@ -5,9 +5,26 @@
  * turn, failed when the last assistant message stopped on an error.
  */
 import type { AdapterOptions, AgentAdapter, ParsedLine, TurnRequest } from './types';
-import { buildCommand, contentText, credentialEnv, event, isBlank, obj, parseObject, promptArgs, rawPayload, str, thinkingFor } from './shared';
+import { buildCommand, contentText, event, gatewayUrl, isBlank, obj, parseObject, promptArgs, rawPayload, str, thinkingFor } from './shared';
 
-export const AGENT_5_ENV = { api_key: 'AGENT_5_API_KEY', oauth_token: 'AGENT_5_API_KEY' } as const;
+/** The variable the CLI's provider reads its key from: the gateway key. */
+export const AGENT_5_KEY_ENV = 'HANGAR_AGENT_KEY';
+/** The CLI's custom providers file. */
+export const AGENT_5_MODELS_FILE = '~/.pi/agent/models.json';
+
+/** The gateway as an OpenAI-compatible provider of the requested model. */
+function modelsConfig(req: TurnRequest) {
+  return {
+    providers: {
+      hangar: {
+        baseUrl: gatewayUrl(req, '/v1'),
+        api: 'openai-completions',
+        apiKey: AGENT_5_KEY_ENV,
+        models: req.model ? [{ id: req.model }] : [],
+      },
+    },
+  };
+}
 
 const EVENT_TYPE = /^[a-z][a-z0-9_]{0,39}$/;
 /** Deltas and repeats of what another event carries whole. */
@@ -20,12 +37,16 @@ export function agent5Command(req: TurnRequest, opts: AdapterOptions) {
     '-p',
     '--mode',
     'json',
+    '--provider',
+    'hangar',
     ...(req.model ? ['--model', req.model] : []),
     ...(thinking ? ['--thinking', thinking] : []),
     ...(req.resumeSessionId ? ['--session', req.resumeSessionId] : []),
+    ...(req.settings.systemPrompt ? ['--append-system-prompt', req.settings.systemPrompt] : []),
     ...prompt.args,
   ];
-  return buildCommand('agent_5', args, credentialEnv(req, AGENT_5_ENV), opts, prompt.stdin);
+  const files = [{ path: AGENT_5_MODELS_FILE, content: JSON.stringify(modelsConfig(req), null, 2) + '\n' }];
+  return buildCommand('agent_5', { args, env: { [AGENT_5_KEY_ENV]: req.gateway.key }, files, stdin: prompt.stdin }, opts);
 }
 
 export function createAgent5Adapter(opts: AdapterOptions): AgentAdapter {

@@ -10,12 +10,11 @@ import { createAgent4Adapter } from './agent_4';
 import { createAgent5Adapter } from './agent_5';
 import type { AdapterOptions, AgentAdapter } from './types';
 
-export type { AdapterOptions, AgentAdapter, AgentCommand, AgentEvent, ParsedLine, TurnRequest, TurnResult } from './types';
-export { AGENT_1_ENV } from './agent_1';
-export { AGENT_2_ENV } from './agent_2';
-export { AGENT_3_ENV } from './agent_3';
-export { AGENT_4_ENV } from './agent_4';
-export { AGENT_5_ENV } from './agent_5';
+export type { AdapterOptions, AgentAdapter, AgentCommand, AgentEvent, AgentFile, AgentSettings, GatewayAccess, McpServer, ParsedLine, TurnRequest, TurnResult } from './types';
+export { AGENT_1_MCP_CONFIG } from './agent_1';
+export { AGENT_2_KEY_ENV } from './agent_2';
+export { AGENT_4_KEY_ENV } from './agent_4';
+export { AGENT_5_KEY_ENV, AGENT_5_MODELS_FILE } from './agent_5';
 export { MAX_ARGUMENT_PROMPT_BYTES } from './shared';
 
 const FACTORIES: Record<AgentId, (opts: AdapterOptions) => AgentAdapter> = {

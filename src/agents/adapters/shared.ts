@@ -1,30 +1,34 @@
 /**
  * What the five adapters share: the executable (and the test agent's override), the prompt as
- * an argument or on stdin, the credential as an environment variable, and tolerant JSON lines.
+ * an argument or on stdin, and tolerant JSON lines.
  */
-import { AGENTS, type AgentId, type CredentialKind, type ThinkingLevel } from '../catalog';
-import type { AdapterOptions, AgentCommand, AgentEvent, TurnRequest } from './types';
+import { AGENTS, type AgentId, type ThinkingLevel } from '../catalog';
+import type { AdapterOptions, AgentCommand, AgentEvent, AgentFile, TurnRequest } from './types';
 
 /** Linux caps one argument at 128 KiB; longer prompts go on stdin. */
 export const MAX_ARGUMENT_PROMPT_BYTES = 100_000;
 
 export type JsonObject = Record<string, unknown>;
 
-export function buildCommand(agent: AgentId, args: string[], env: Record<string, string>, opts: AdapterOptions, stdin?: string): AgentCommand {
-  const argv = [opts.executableOverride || opts.executable || agent, ...args];
+export function buildCommand(
+  agent: AgentId,
+  parts: { args: string[]; env: Record<string, string>; files?: AgentFile[]; stdin?: string },
+  opts: AdapterOptions,
+): AgentCommand {
+  const argv = [opts.executableOverride || opts.executable || AGENTS[agent].executable, ...parts.args];
   if (opts.executableOverride) argv.push('--protocol', agent);
-  return stdin === undefined ? { argv, env } : { argv, env, stdin };
+  const command: AgentCommand = { argv, env: parts.env, files: parts.files ?? [] };
+  if (parts.stdin !== undefined) command.stdin = parts.stdin;
+  return command;
 }
+
+/** The gateway's root with a path under it (`/v1`): where an OpenAI-style client's base URL points. */
+export const gatewayUrl = (req: TurnRequest, path = '') => `${req.gateway.baseUrl.replace(/\/+$/, '')}${path}`;
 
 /** `-- <prompt>`, or only `placeholder` (when the CLI wants one) with the prompt on stdin. */
 export function promptArgs(prompt: string, placeholder?: string): { args: string[]; stdin?: string } {
   if (Buffer.byteLength(prompt, 'utf8') <= MAX_ARGUMENT_PROMPT_BYTES && !prompt.includes('\0')) return { args: ['--', prompt] };
   return { args: placeholder ? ['--', placeholder] : [], stdin: prompt };
-}
-
-export function credentialEnv(req: TurnRequest, names: Record<CredentialKind, string>): Record<string, string> {
-  if (!req.credential?.secret) return {};
-  return { [names[req.credential.kind]]: req.credential.secret };
 }
 
 /** The requested level, else the agent's default (interop §4.1); null lets the model decide. */

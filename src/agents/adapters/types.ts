@@ -1,9 +1,38 @@
 /**
- * The contract between an agent turn and a coding-agent CLI: how to start it (a command line
- * and its environment, run in the workspace as `hangar`) and how to read its stdout, one JSON
- * line at a time, as history events (interop §4.13 `AgentEvent`).
+ * The contract between an agent turn and a coding-agent CLI: how to start it (a command line,
+ * its environment and the configuration files it reads, run in the workspace as `hangar`) and
+ * how to read its stdout, one JSON line at a time, as history events (interop §4.13
+ * `AgentEvent`). A CLI never gets a provider key: it reaches its provider through Hangar's AI
+ * gateway with the workspace's placeholder key.
  */
-import type { AgentId, CredentialKind, ThinkingLevel } from '../catalog';
+import type { AgentId, ThinkingLevel } from '../catalog';
+
+/** Where the agent reaches its model provider. */
+export interface GatewayAccess {
+  /** The agent's root on Hangar's AI gateway, as the workspace reaches it: `<api>/v1/ai-gateway/<agent>`. */
+  baseUrl: string;
+  /** The workspace's placeholder key (`hgw_…`), never a provider key. */
+  key: string;
+}
+
+/** An MCP server of the workspace's environment, as the API stores it. */
+export type McpServer =
+  | { transport: 'stdio'; command: string; args: string[]; env: Record<string, string> }
+  | { transport: 'http' | 'sse'; url: string; headers: Record<string, string> };
+
+/** What the environment gives every turn of an agent. */
+export interface AgentSettings {
+  /** The environment's system prompt and the owner's personal preferences; null when neither is set. */
+  systemPrompt: string | null;
+  mcpServers: Record<string, McpServer>;
+}
+
+/** A configuration file the CLI reads, written into the home before the turn. */
+export interface AgentFile {
+  /** `~/…` (the workspace home). */
+  path: string;
+  content: string;
+}
 
 export interface TurnRequest {
   prompt: string;
@@ -16,16 +45,19 @@ export interface TurnRequest {
   chatId: string;
   /** The session id an earlier turn of this chat reported; null on a chat's first turn. */
   resumeSessionId: string | null;
-  credential: { kind: CredentialKind; secret: string } | null;
   cwd: string;
+  gateway: GatewayAccess;
+  settings: AgentSettings;
 }
 
 export interface AgentCommand {
   argv: string[];
-  /** The credential lives here, never in argv. */
+  /** The gateway key lives here (or in `files`), never in argv. */
   env: Record<string, string>;
   /** Set when the prompt is too long for an argument: pass it as the exec's stdin. */
   stdin?: string;
+  /** Written into the home before the CLI starts (its provider, MCP and instruction settings). */
+  files: AgentFile[];
 }
 
 export interface AgentEvent {
@@ -59,6 +91,6 @@ export interface AgentAdapter {
 export interface AdapterOptions {
   /** Replaces the executable and adds `--protocol agent_N` (tests: `hangar-test-agent`). */
   executableOverride?: string;
-  /** The real CLI's executable where it is not the neutral name (`agent_1`, ...). */
+  /** Another executable for the agent's CLI than the image's (`claude`, `codex`, …). */
   executable?: string;
 }

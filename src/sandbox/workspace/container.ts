@@ -6,6 +6,7 @@
  */
 import type Docker from 'dockerode';
 import { hardenedContainer, LABEL_ROLE } from '../docker';
+import { DOCKER_HOST_NAME } from '../dockerHost';
 import { SandboxInputError } from '../errors';
 import { SANDBOX_HOME } from '../request';
 import type { WorkspaceSize } from './types';
@@ -83,6 +84,12 @@ export function workspaceContainerSpec(
   labels: Record<string, string>,
 ): Docker.ContainerCreateOptions {
   const name = workspaceName(replicaId);
+  const spec = hardenedContainer({
+    ...limits,
+    pidsLimit: WORKSPACE_PIDS_LIMIT,
+    oomScoreAdj: 300,
+    mounts: [{ Type: 'volume', Source: name, Target: SANDBOX_HOME, ReadOnly: false }],
+  });
   return {
     name,
     Image: image,
@@ -94,12 +101,8 @@ export function workspaceContainerSpec(
     Labels: { ...labels, [LABEL_ROLE]: WORKSPACE_ROLE, [LABEL_REPLICA]: replicaId },
     // git and ssh run as uid 1000 and need no capability; root in an exec gets none either.
     // A new volume is filled from the image's /home/hangar, ownership (uid 1000) included.
-    ...hardenedContainer({
-      ...limits,
-      pidsLimit: WORKSPACE_PIDS_LIMIT,
-      oomScoreAdj: 300,
-      mounts: [{ Type: 'volume', Source: name, Target: SANDBOX_HOME, ReadOnly: false }],
-    }),
+    ...spec,
+    HostConfig: { ...spec.HostConfig, ExtraHosts: [`${DOCKER_HOST_NAME}:host-gateway`] },
   };
 }
 

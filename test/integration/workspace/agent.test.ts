@@ -4,7 +4,9 @@ import { adapterFor, type AgentEvent, type TurnRequest, type TurnResult } from '
 import type { WorkspaceRuntime } from '../../../src/sandbox/workspace';
 import { bareRepository, createTestRuntime, newReplicaId, sh } from './helpers';
 
-const SECRET = 'sk-test-0123456789-secret';
+const KEY = 'hgw_0123456789abcdef0123456789abcdef_the-workspace-placeholder';
+/** The variable each CLI reads its (gateway) key from. */
+const KEY_ENV = { agent_1: 'ANTHROPIC_API_KEY', agent_3: 'CURSOR_API_KEY' } as const;
 
 interface Turn {
   exitCode: number;
@@ -35,7 +37,8 @@ describe('the test agent in a workspace, through the adapters', () => {
       fastMode: false,
       chatId: 'chat-1',
       resumeSessionId: null,
-      credential: { kind: 'api_key', secret: SECRET },
+      gateway: { baseUrl: `http://host.docker.internal:1/v1/ai-gateway/${agent}`, key: KEY },
+      settings: { systemPrompt: null, mcpServers: {} },
       cwd,
       ...overrides,
     });
@@ -69,10 +72,10 @@ describe('the test agent in a workspace, through the adapters', () => {
   });
 
   for (const agent of ['agent_1', 'agent_3'] as const) {
-    it(`${agent}: writes, runs, commits, keeps its history across a stop and sees only that a credential is set`, async () => {
+    it(`${agent}: writes, runs, commits, keeps its history across a stop and sees only the gateway key`, async () => {
       const first = await turn(
         agent,
-        ['hello there', `!write notes/${agent}.md written by ${agent}`, `!run cat notes/${agent}.md`, `!commit ${agent} adds notes`, `!echo-env ${agent.toUpperCase()}_API_KEY`, '!echo-env AGENT_2_API_KEY', '!model'].join('\n'),
+        ['hello there', `!write notes/${agent}.md written by ${agent}`, `!run cat notes/${agent}.md`, `!commit ${agent} adds notes`, `!echo-env ${KEY_ENV[agent]}`, '!echo-env OPENAI_API_KEY', '!model'].join('\n'),
         { model: `${agent}-large` },
       );
       expect(first.exitCode, first.lines.join('\n')).to.equal(0);
@@ -82,17 +85,17 @@ describe('the test agent in a workspace, through the adapters', () => {
       if (agent === 'agent_1') expect([...types]).to.have.members(['agent_1-system', 'agent_1-assistant', 'agent_1-user', 'agent_1-result']);
       else expect([...types]).to.have.members(['agent_3-status', 'agent_3-thinking', 'agent_3-assistant', 'agent_3-tool_call']);
       const text = said(first);
-      for (const expected of ['turn 1 (0 earlier)', 'hello there', `written by ${agent}\\n`, `${agent.toUpperCase()}_API_KEY=set`, 'AGENT_2_API_KEY=unset', `model=${agent}-large`]) {
+      for (const expected of ['turn 1 (0 earlier)', 'hello there', `written by ${agent}\\n`, `${KEY_ENV[agent]}=set`, 'OPENAI_API_KEY=unset', `model=${agent}-large`]) {
         expect(text).to.include(expected);
       }
-      expect(JSON.stringify([first.argv, first.lines])).to.not.include(SECRET);
+      expect(JSON.stringify([first.argv, first.lines])).to.not.include(KEY);
 
       const repoState = await sh(runtime, replicaId, `git log --format=%s -n 1; cat notes/${agent}.md; git status --porcelain`, { cwd });
       expect(repoState.lines).to.deep.equal([`${agent} adds notes`, `written by ${agent}`]);
 
       await runtime.stop(replicaId);
       await runtime.start(replicaId);
-      const second = await turn(agent, 'still there?', { resumeSessionId: first.result!.sessionId!, credential: null });
+      const second = await turn(agent, 'still there?', { resumeSessionId: first.result!.sessionId! });
       expect(second.exitCode).to.equal(0);
       expect(second.result).to.include({ ok: true, sessionId: first.result!.sessionId });
       expect(said(second)).to.include('turn 2 (1 earlier)');
@@ -121,7 +124,9 @@ describe('the test agent in a workspace, through the adapters', () => {
       const text = said(result);
       expect(text, agent).to.include('turn 1 (0 earlier)');
       expect(text, agent).to.include('present');
-      expect(text, agent).to.include(`model=model-x plan=${agent !== 'agent_5'} protocol=${agent} resumed=false thinking=low`);
+      // agent_4 names the model by its provider, the gateway.
+      const model = agent === 'agent_4' ? 'hangar/model-x' : 'model-x';
+      expect(text, agent).to.include(`model=${model} plan=${agent !== 'agent_5'} protocol=${agent} resumed=false thinking=low`);
       expect(result.events.every((e) => !Number.isNaN(Date.parse(e.timestamp))), agent).to.equal(true);
     }
   });

@@ -28,6 +28,8 @@ export interface ModelServerOptions {
   models?: string[];
   /** Listen address; `0.0.0.0` lets sandbox containers reach the server through the host gateway. */
   host?: string;
+  /** A fixed port (the shared harness's AI gateway upstream port); by default any free one. */
+  port?: number;
 }
 
 export interface ModelServer {
@@ -216,7 +218,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     });
   });
 
-  await new Promise<void>((resolve) => server.listen(0, options.host ?? '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
 
   return {
