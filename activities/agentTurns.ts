@@ -126,6 +126,9 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
       let pending = Promise.resolve();
       let exit: { exitCode: number; timedOut: boolean } = { exitCode: -1, timedOut: false };
       let end: TurnEnd = { status: 'failed', error: null };
+      // Aborted when the agent's output shows the turn cannot succeed (a refused credential
+      // the CLI would otherwise retry for minutes).
+      const stopper = new AbortController();
       try {
         exit = await deps.runtime.exec(workspaceKey(row), {
           argv: command.argv,
@@ -134,7 +137,7 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
           env: { ...replicaEnvironment(deps, row), ...command.env },
           stdin: command.stdin,
           cwd,
-          signal: ctx.cancellationSignal,
+          signal: AbortSignal.any([ctx.cancellationSignal, stopper.signal]),
           onSession: (id) => {
             // `.then` sends the query now; a knex builder left alone never runs.
             sessionSaved = replicaMessages.setAgentSession(claimed.id, id);
@@ -142,6 +145,10 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
           onStdoutLine: (line) => {
             const parsed = adapter.parse(line);
             if (parsed.result) result = parsed.result;
+            if (parsed.stop && !stopper.signal.aborted) {
+              result = parsed.stop;
+              stopper.abort(new Error(parsed.stop.error ?? 'the agent was stopped'));
+            }
             sessionId = parsed.sessionId ?? parsed.result?.sessionId ?? sessionId;
             // Keep the events in order: each line's writes wait for the previous line's.
             pending = pending.then(async () => {
@@ -152,6 +159,9 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
             });
           },
         });
+      } catch (err) {
+        // Stopped on purpose: the turn ends failed below with the agent's reason.
+        if (!stopper.signal.aborted || ctx.cancellationSignal.aborted) throw err;
       } finally {
         clearInterval(heartbeat);
         await pending;

@@ -80,6 +80,14 @@ export function createAgent1Adapter(opts: AdapterOptions): AgentAdapter {
               : { ok, sessionId, error: errors.join('\n') || text || `the agent ended with ${String(msg.subtype ?? 'an error')}` },
           };
         }
+        case 'system': {
+          // A refused credential is retried like an outage; it will not get better by waiting.
+          const status = msg.subtype === 'api_retry' ? Number(msg.error_status) : NaN;
+          const events = [event('agent_1-system', msg)];
+          if (status !== 401 && status !== 403) return { events, sessionId };
+          const error = `the provider refused the credential (${status} ${String(msg.error ?? 'authentication_failed')}); check the agent_1 credential (POST /v1/user/credentials/agent_1 or /v1/organization/credentials/agent_1)`;
+          return { events, sessionId, stop: { ok: false, sessionId, error } };
+        }
         case 'stream_event':
           // Partial-message deltas (only sent when asked for); the whole message follows.
           return { events: [], sessionId };

@@ -10,19 +10,37 @@ import { buildCommand, event, gatewayUrl, isBlank, modesFor, obj, parseObject, p
 /** The variable the CLI's provider reads its key from (`env_key`): the gateway key. */
 export const AGENT_2_KEY_ENV = 'HANGAR_AGENT_KEY';
 
+/** The CLI's configuration file (`$CODEX_HOME/config.toml`), rewritten before every turn. */
+export const AGENT_2_CONFIG = '~/.codex/config.toml';
+
 /** A TOML string (JSON strings are valid TOML basic strings). */
 const toml = (value: string) => JSON.stringify(value);
-const tomlTable = (entries: Record<string, string>) => `{${Object.entries(entries).map(([k, v]) => `${toml(k)}=${toml(v)}`).join(',')}}`;
+const tomlTable = (entries: Record<string, string>) => `{${Object.entries(entries).map(([k, v]) => `${toml(k)} = ${toml(v)}`).join(', ')}}`;
 
-/** `-c` overrides: the gateway as the model provider, and the environment's MCP servers. */
-function configOverrides(req: TurnRequest): string[] {
-  const provider = `{name="Hangar",base_url=${toml(gatewayUrl(req, '/v1'))},env_key=${toml(AGENT_2_KEY_ENV)},wire_api="responses"}`;
-  const mcp = Object.entries(req.settings.mcpServers).map(([name, s]: [string, McpServer]) =>
-    s.transport === 'stdio'
-      ? `mcp_servers.${toml(name)}={command=${toml(s.command)},args=[${s.args.map(toml).join(',')}],env=${tomlTable(s.env)}}`
-      : `mcp_servers.${toml(name)}={url=${toml(s.url)},http_headers=${tomlTable(s.headers)}}`,
-  );
-  return ['model_provider="hangar"', `model_providers.hangar=${provider}`, ...mcp].flatMap((c) => ['-c', c]);
+/**
+ * The gateway as the model provider (its key read from `env_key`), the environment's system
+ * prompt as developer instructions, and its MCP servers. In the file rather than `-c`
+ * overrides: the CLI loads MCP servers only from its configuration file.
+ */
+function configToml(req: TurnRequest): string {
+  const lines = [
+    '# Written by Hangar before every turn; edits here are replaced.',
+    'model_provider = "hangar"',
+    'check_for_update_on_startup = false',
+    ...(req.settings.systemPrompt ? [`developer_instructions = ${toml(req.settings.systemPrompt)}`] : []),
+    '',
+    '[model_providers.hangar]',
+    'name = "Hangar"',
+    `base_url = ${toml(gatewayUrl(req, '/v1'))}`,
+    `env_key = ${toml(AGENT_2_KEY_ENV)}`,
+    'wire_api = "responses"',
+  ];
+  for (const [name, s] of Object.entries(req.settings.mcpServers) as Array<[string, McpServer]>) {
+    lines.push('', `[mcp_servers.${toml(name)}]`);
+    if (s.transport === 'stdio') lines.push(`command = ${toml(s.command)}`, `args = [${s.args.map(toml).join(', ')}]`, `env = ${tomlTable(s.env)}`);
+    else lines.push(`url = ${toml(s.url)}`, `http_headers = ${tomlTable(s.headers)}`);
+  }
+  return lines.join('\n') + '\n';
 }
 
 export function agent2Command(req: TurnRequest, opts: AdapterOptions) {
@@ -41,12 +59,11 @@ export function agent2Command(req: TurnRequest, opts: AdapterOptions) {
     ...(thinking ? ['-c', `model_reasoning_effort=${thinking}`] : []),
     ...(modes.fast ? ['-c', 'service_tier=fast'] : []),
     ...(modes.goal ? ['-c', 'goal_mode=true'] : []),
-    ...configOverrides(req),
-    ...(req.settings.systemPrompt ? ['-c', `developer_instructions=${toml(req.settings.systemPrompt)}`] : []),
     ...(req.resumeSessionId ? ['resume', req.resumeSessionId] : []),
     ...prompt.args,
   ];
-  return buildCommand('agent_2', { args, env: { [AGENT_2_KEY_ENV]: req.gateway.key }, stdin: prompt.stdin }, opts);
+  const files = [{ path: AGENT_2_CONFIG, content: configToml(req) }];
+  return buildCommand('agent_2', { args, env: { [AGENT_2_KEY_ENV]: req.gateway.key }, files, stdin: prompt.stdin }, opts);
 }
 
 const eventMsg = (payload: JsonObject): AgentEvent => event('event_msg', payload);

@@ -34,6 +34,15 @@ function inlineConfig(req: TurnRequest) {
   };
 }
 
+/** No side traffic (updates, the public model list, plugin and language-server downloads, sharing): the gateway is the only traffic. */
+const OFFLINE = {
+  OPENCODE_DISABLE_AUTOUPDATE: '1',
+  OPENCODE_DISABLE_MODELS_FETCH: '1',
+  OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
+  OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+  OPENCODE_DISABLE_SHARE: '1',
+};
+
 const PART_TYPE = /^[a-z][a-z0-9_]{0,39}$/;
 
 export function agent4Command(req: TurnRequest, opts: AdapterOptions) {
@@ -51,7 +60,7 @@ export function agent4Command(req: TurnRequest, opts: AdapterOptions) {
     ...(req.resumeSessionId ? ['--session', req.resumeSessionId] : []),
     ...prompt.args,
   ];
-  const env = { [AGENT_4_KEY_ENV]: req.gateway.key, OPENCODE_CONFIG_CONTENT: JSON.stringify(inlineConfig(req)) };
+  const env = { [AGENT_4_KEY_ENV]: req.gateway.key, OPENCODE_CONFIG_CONTENT: JSON.stringify(inlineConfig(req)), ...OFFLINE };
   const files = req.settings.systemPrompt ? [{ path: AGENT_4_INSTRUCTIONS, content: req.settings.systemPrompt + '\n' }] : [];
   return buildCommand('agent_4', { args, env, files, stdin: prompt.stdin }, opts);
 }

@@ -5,7 +5,7 @@
  * turn, failed when the last assistant message stopped on an error.
  */
 import type { AdapterOptions, AgentAdapter, ParsedLine, TurnRequest } from './types';
-import { buildCommand, contentText, event, gatewayUrl, isBlank, obj, parseObject, promptArgs, rawPayload, str, thinkingFor } from './shared';
+import { buildCommand, contentText, event, gatewayUrl, isBlank, obj, parseObject, rawPayload, str, thinkingFor } from './shared';
 
 /** The variable the CLI's provider reads its key from: the gateway key. */
 export const AGENT_5_KEY_ENV = 'HANGAR_AGENT_KEY';
@@ -32,21 +32,22 @@ const DROPPED = new Set(['message_start', 'message_update', 'tool_execution_upda
 
 export function agent5Command(req: TurnRequest, opts: AdapterOptions) {
   const thinking = thinkingFor('agent_5', req.thinkingLevel);
-  const prompt = promptArgs(req.prompt);
   const args = [
     '-p',
     '--mode',
     'json',
+    // No update check or other startup traffic: the gateway is the only traffic.
+    '--offline',
     '--provider',
     'hangar',
     ...(req.model ? ['--model', req.model] : []),
     ...(thinking ? ['--thinking', thinking] : []),
     ...(req.resumeSessionId ? ['--session', req.resumeSessionId] : []),
     ...(req.settings.systemPrompt ? ['--append-system-prompt', req.settings.systemPrompt] : []),
-    ...prompt.args,
   ];
   const files = [{ path: AGENT_5_MODELS_FILE, content: JSON.stringify(modelsConfig(req), null, 2) + '\n' }];
-  return buildCommand('agent_5', { args, env: { [AGENT_5_KEY_ENV]: req.gateway.key }, files, stdin: prompt.stdin }, opts);
+  // Always on stdin: the CLI has no `--` and reads a leading `-` as an option and `@…` as a file.
+  return buildCommand('agent_5', { args, env: { [AGENT_5_KEY_ENV]: req.gateway.key }, files, stdin: req.prompt }, opts);
 }
 
 export function createAgent5Adapter(opts: AdapterOptions): AgentAdapter {

@@ -79,6 +79,11 @@ export interface ParsedLine {
   sessionId?: string;
   /** Set by the line that ends the turn. */
   result?: TurnResult;
+  /**
+   * Set when the line shows the turn cannot succeed while the CLI keeps going (it retries a
+   * refused credential for minutes): the turn stops the CLI and ends failed with this.
+   */
+  stop?: TurnResult;
 }
 
 /** One adapter per turn: `parse` remembers the session id and last text of its own turn. */

@@ -86,7 +86,10 @@ function chatTurns(body: any): Turn[] {
 }
 
 function toolDefs(format: WireFormat, body: any): ToolDef[] {
-  return (Array.isArray(body.tools) ? body.tools : []).map((t: any): ToolDef => {
+  const offered: any[] = Array.isArray(body.tools) ? body.tools : [];
+  // Codex groups each MCP server's tools in a Responses `namespace` tool: list them by their own names.
+  const flat = offered.flatMap((t: any) => (t?.type === 'namespace' && Array.isArray(t.tools) ? [t, ...t.tools] : [t]));
+  return flat.map((t: any): ToolDef => {
     if (format === 'chat') return { name: t.function?.name ?? t.type, type: t.type ?? 'function', parameters: t.function?.parameters };
     if (format === 'anthropic') return { name: t.name, type: t.input_schema ? 'function' : (t.type ?? 'function'), parameters: t.input_schema };
     return { name: t.name ?? t.type, type: t.type, parameters: t.parameters };

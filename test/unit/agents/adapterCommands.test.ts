@@ -23,14 +23,15 @@ const request = (overrides: Partial<TurnRequest> = {}): TurnRequest => ({
 describe('agent adapter command lines', () => {
   it('builds each agent CLI command line with the prompt last, after --', () => {
     const argv = (agent: (typeof AGENT_IDS)[number]) => adapterFor(agent).command(request()).argv;
-    const provider = (agent: string) => ['-c', 'model_provider="hangar"', '-c', `model_providers.hangar={name="Hangar",base_url="${GATEWAY}/${agent}/v1",env_key="HANGAR_AGENT_KEY",wire_api="responses"}`];
     const at = (agent: (typeof AGENT_IDS)[number]) => adapterFor(agent).command(request({ gateway: { baseUrl: `${GATEWAY}/${agent}`, key: KEY } })).argv;
     expect(argv('agent_1')).to.deep.equal(['claude', '-p', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'bypassPermissions', '--effort', 'high', '--', 'fix the tests']);
-    expect(at('agent_2')).to.deep.equal(['codex', 'exec', '--json', '--skip-git-repo-check', '--sandbox', 'danger-full-access', '-c', 'model_reasoning_effort=medium', ...provider('agent_2'), '--', 'fix the tests']);
+    expect(at('agent_2')).to.deep.equal(['codex', 'exec', '--json', '--skip-git-repo-check', '--sandbox', 'danger-full-access', '-c', 'model_reasoning_effort=medium', '--', 'fix the tests']);
     expect(argv('agent_3')).to.deep.equal(['cursor-agent', '-p', '--output-format', 'stream-json', '--force', '--reasoning-effort', 'medium', '--', 'fix the tests']);
     expect(argv('agent_4')).to.deep.equal(['opencode', 'run', '--format', 'json', '--agent', 'build', '--variant', 'medium', '--', 'fix the tests']);
     // agent_5: the model picks its own thinking level.
-    expect(argv('agent_5')).to.deep.equal(['pi', '-p', '--mode', 'json', '--provider', 'hangar', '--', 'fix the tests']);
+    // agent_5 has no `--`: its prompt always goes on stdin.
+    expect(argv('agent_5')).to.deep.equal(['pi', '-p', '--mode', 'json', '--offline', '--provider', 'hangar']);
+    expect(adapterFor('agent_5').command(request()).stdin).to.equal('fix the tests');
   });
 
   it('puts the model, thinking level, modes and session to resume where each CLI takes them', () => {
@@ -39,13 +40,13 @@ describe('agent adapter command lines', () => {
     expect(argv('agent_1')).to.deep.equal([
       'claude', '-p', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'plan', '--model', 'm-1', '--effort', 'xhigh', '--fast', '--resume', 'sess-42', '--', '-starts with a dash',
     ]);
-    expect(argv('agent_2').filter((a) => !a.startsWith('model_provider')).join(' ')).to.equal(
-      'codex exec --json --skip-git-repo-check --sandbox read-only --model m-1 -c model_reasoning_effort=xhigh -c service_tier=fast -c goal_mode=true -c -c resume sess-42 -- -starts with a dash',
+    expect(argv('agent_2').join(' ')).to.equal(
+      'codex exec --json --skip-git-repo-check --sandbox read-only --model m-1 -c model_reasoning_effort=xhigh -c service_tier=fast -c goal_mode=true resume sess-42 -- -starts with a dash',
     );
     expect(argv('agent_3')).to.deep.equal(['cursor-agent', '-p', '--output-format', 'stream-json', '--force', '--mode', 'plan', '--model', 'm-1', '--reasoning-effort', 'xhigh', '--resume', 'sess-42', '--', '-starts with a dash']);
     expect(argv('agent_4')).to.deep.equal(['opencode', 'run', '--format', 'json', '--agent', 'plan', '--model', 'hangar/m-1', '--variant', 'xhigh', '--session', 'sess-42', '--', '-starts with a dash']);
     // agent_5 has no plan, goal or fast mode: the flags are not invented.
-    expect(argv('agent_5')).to.deep.equal(['pi', '-p', '--mode', 'json', '--provider', 'hangar', '--model', 'm-1', '--thinking', 'xhigh', '--session', 'sess-42', '--', '-starts with a dash']);
+    expect(argv('agent_5')).to.deep.equal(['pi', '-p', '--mode', 'json', '--offline', '--provider', 'hangar', '--model', 'm-1', '--thinking', 'xhigh', '--session', 'sess-42']);
   });
 
   it('points each CLI at the gateway with the placeholder key, never on the command line', () => {
@@ -56,6 +57,29 @@ describe('agent adapter command lines', () => {
       expect(JSON.stringify(command.argv), agent).to.not.include(KEY);
       if (agent !== 'agent_3') expect(JSON.stringify([command.argv, config]), agent).to.include(`${GATEWAY}/${agent}`);
     }
+  });
+
+  it('writes agent_2’s provider, instructions and MCP servers into its config.toml', () => {
+    const command = adapterFor('agent_2').command(
+      request({
+        gateway: { baseUrl: `${GATEWAY}/agent_2`, key: KEY },
+        settings: {
+          systemPrompt: 'Say "hi"\nfirst',
+          mcpServers: {
+            echo: { transport: 'stdio', command: 'node', args: ['/srv/echo.js'], env: { A: '1' } },
+            'remote.one': { transport: 'http', url: 'https://mcp.example/mcp', headers: { Authorization: 'Bearer t' } },
+          },
+        },
+      }),
+    );
+    expect(command.files.map((f) => f.path)).to.deep.equal(['~/.codex/config.toml']);
+    const config = command.files[0]!.content;
+    expect(config).to.include('model_provider = "hangar"');
+    expect(config).to.include('developer_instructions = "Say \\"hi\\"\\nfirst"');
+    expect(config).to.include(`[model_providers.hangar]\nname = "Hangar"\nbase_url = "${GATEWAY}/agent_2/v1"\nenv_key = "HANGAR_AGENT_KEY"\nwire_api = "responses"`);
+    expect(config).to.include('[mcp_servers."echo"]\ncommand = "node"\nargs = ["/srv/echo.js"]\nenv = {"A" = "1"}');
+    expect(config).to.include('[mcp_servers."remote.one"]\nurl = "https://mcp.example/mcp"\nhttp_headers = {"Authorization" = "Bearer t"}');
+    expect(config).to.not.include(KEY);
   });
 
   it('swaps the executable for the test agent and names the protocol last', () => {

@@ -29,6 +29,16 @@ describe('agent adapter stream parsing', () => {
 
     const failed = feed('agent_1', ['{"type":"result","subtype":"error_max_turns","is_error":true,"errors":["too many turns"],"session_id":"s-2"}']).parsed;
     expect(failed[0]!.result).to.deep.equal({ ok: false, sessionId: 's-2', error: 'too many turns' });
+
+    // Retries of an outage go on; a refused credential stops the turn.
+    const retries = feed('agent_1', [
+      '{"type":"system","subtype":"api_retry","attempt":1,"error_status":529,"error":"overloaded","session_id":"s-3"}',
+      '{"type":"system","subtype":"api_retry","attempt":2,"error_status":401,"error":"authentication_failed","session_id":"s-3"}',
+    ]).parsed;
+    expect(types(retries)).to.deep.equal(['agent_1-system', 'agent_1-system']);
+    expect(retries[0]!.stop).to.equal(undefined);
+    expect(retries[1]!.stop?.ok).to.equal(false);
+    expect(retries[1]!.stop?.error).to.match(/401 authentication_failed.*\/v1\/user\/credentials\/agent_1/);
   });
 
   it('agent_2: thread events become event_msg and response_item transcript entries', () => {
