@@ -2,17 +2,20 @@
  * What a workspace or a hook test gets from its environment, for provisioning, warm-pool
  * builds and hook tests: the resolved layers (variables, files), the inherited hooks, the
  * container env, the files written into the home (environment files, skills, MCP config,
- * system prompt), and a hash of both, so a warm workspace is claimed only while its
- * environment is unchanged. Secrets are opened here, in the worker, never in workflow history.
+ * system prompt), the skills to fetch, and a hash of them all, so a warm workspace is claimed
+ * only while its environment is unchanged. Secrets are opened here, in the worker, never in
+ * workflow history.
  */
 import { createHash } from 'node:crypto';
 import type { AgentSettings, McpServer } from '../src/agents/adapters';
+import type { EnvironmentSkill } from '../src/agents/skills';
 import type { SecretBox } from '../src/crypto/secretBox';
 import type { Repositories } from '../src/db';
 import type { EnvironmentRow } from '../src/db/environmentsRepository';
 import type { HookKind } from '../src/db/hooksRepository';
 import { EnvironmentGoneError, inheritedHookChain, resolveLayers, type ResolvedEnvironment, type ResolvedHook } from '../src/domain/resolution';
 import type { WorkspaceFile } from '../src/sandbox/workspace';
+import { layeredSkills } from './skills';
 
 type ResolutionDeps = { repos: Pick<Repositories, 'environments' | 'environmentResources'>; secretBox: SecretBox };
 
@@ -22,6 +25,8 @@ export interface EnvironmentSetup {
   resolved: ResolvedWorkspaceEnvironment;
   env: Record<string, string>;
   files: WorkspaceFile[];
+  /** The skills to fetch and install (`activities/skills.ts`): named here, fetched by the caller. */
+  skills: EnvironmentSkill[];
   hash: string;
 }
 
@@ -101,8 +106,13 @@ export async function hookChain(repos: Pick<Repositories, 'hooks'>, resolved: Re
 export async function environmentSetup(deps: ResolutionDeps & { workspaceApiUrl: string }, organizationId: string, environmentId: string): Promise<EnvironmentSetup> {
   const resolved = await resolveEnvironment(deps, organizationId, environmentId);
   const files: WorkspaceFile[] = resolved.files;
+  const skills = await layeredSkills(deps.repos, resolved.layers.map((l) => l.environment.id));
   const env = { ...resolved.variables, HANGAR_API_URL: deps.workspaceApiUrl };
   const sortedEnv = Object.entries(env).sort(([a], [b]) => a.localeCompare(b));
-  const hash = createHash('sha256').update(JSON.stringify({ env: sortedEnv, files })).digest('hex');
-  return { resolved, env, files, hash };
+  // Skills by slug and source, not content: a warm workspace keeps what it fetched when built.
+  // Left out when there are none, so entries built before skills were installed stay claimable.
+  const hash = createHash('sha256')
+    .update(JSON.stringify({ env: sortedEnv, files, ...(skills.length > 0 ? { skills: skills.map((s) => [s.slug, s.source]) } : {}) }))
+    .digest('hex');
+  return { resolved, env, files, skills, hash };
 }

@@ -7,6 +7,7 @@ import type { Repositories } from '../src/db';
 import type { EventBus } from '../src/events/bus';
 import type { ReplicaEventEmitter } from '../src/events/replicaEvents';
 import type { GithubChecksClient } from '../src/integrations/github/checks';
+import type { GithubContentsClient } from '../src/integrations/github/contents';
 import type { Logger } from '../src/logger';
 import type { SandboxRuntime } from '../src/sandbox';
 import type { WorkspaceRuntime } from '../src/sandbox/workspace';
@@ -32,12 +33,16 @@ export interface ActivityDeps {
   runtime: WorkspaceRuntime;
   credentials: CredentialResolver;
   github: GithubChecksClient;
+  /** Reads the environments' skills from GitHub (with `HANGAR_GITHUB_TOKEN` when set). */
+  githubContents: GithubContentsClient;
   /** Stops a workflow by id (a deleted automation's); false when it was not running. */
   workflows: { terminateWorkflow(workflowId: string, reason: string): Promise<boolean> };
   logger: Logger;
   hookTimeoutMs: number;
   /** Runs every agent as this executable (the test agent); unset in production. */
   agentExecutable?: string;
+  /** A turn whose agent prints nothing this long is stopped as stalled. */
+  agentIdleTimeoutMs: number;
   /** The service's public URL, for links in checks. */
   publicBaseUrl?: string;
   /** Hangar's API as workspaces reach it: their agents' AI gateway and `HANGAR_API_URL`. */

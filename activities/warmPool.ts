@@ -1,13 +1,14 @@
 /**
- * Warm pools: build one ready workspace of an environment (container, files, repositories,
- * warm hooks), plan what a pool needs, drain it. An entry's container is named after the
- * entry (`hangar-ws-<entryId>`); a replica that claims it (activities/workspace.ts) records
- * that name in `replicas.workspace_key`.
+ * Warm pools: build one ready workspace of an environment (container, files, skills,
+ * repositories, warm hooks), plan what a pool needs, drain it. An entry's container is named
+ * after the entry (`hangar-ws-<entryId>`); a replica that claims it (activities/workspace.ts)
+ * records that name in `replicas.workspace_key`.
  */
 import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import { snapshotRepositories } from '../src/domain/replicas';
 import { environmentSetup, hookChain, PROFILE_HOOK_SCRIPT, type WarmHookLog } from './environmentSetup';
+import { fetchSkills } from './skills';
 import { HOOK_LOG_PREVIEW, heartbeating, type WorkspaceActivityDeps } from './workspace';
 
 /** Backoff after consecutive failed builds: 5 s, 10 s, 20 s … at most 10 min. */
@@ -77,18 +78,21 @@ export function createWarmPoolActivities(deps: WorkspaceActivityDeps) {
           repositories,
           env_hash: setup.hash,
         });
-        const logs = await heartbeating(async () => {
+        const built = await heartbeating(async () => {
           const check = () => {
             if (ctx.cancellationSignal.aborted) throw new Error('the build was cancelled');
           };
-          await runtime.ensure({
-            replicaId: entryId,
-            size: 'small',
-            env: setup.env,
-            labels: { 'dev.hangar.organization': config.organization_id, [WARM_POOL_LABEL]: configId },
-          });
+          const [skills] = await Promise.all([
+            fetchSkills(deps, setup.skills),
+            runtime.ensure({
+              replicaId: entryId,
+              size: 'small',
+              env: setup.env,
+              labels: { 'dev.hangar.organization': config.organization_id, [WARM_POOL_LABEL]: configId },
+            }),
+          ]);
           check();
-          await runtime.writeFiles(entryId, setup.files);
+          await runtime.writeFiles(entryId, [...skills.files, ...setup.files]);
           await runtime.exec(entryId, { argv: ['bash', '-c', PROFILE_HOOK_SCRIPT] });
           for (const repo of repositories) {
             check();
@@ -112,9 +116,9 @@ export function createWarmPoolActivities(deps: WorkspaceActivityDeps) {
               executed_at: new Date().toISOString(),
             });
           }
-          return out;
+          return { hookLogs: out, skillsInstalled: skills.installed };
         });
-        if (!(await warmPools.markReady(entryId, logs))) {
+        if (!(await warmPools.markReady(entryId, built))) {
           // Drained while it was being built.
           await runtime.remove(entryId);
           return { ok: false, entryId, error: 'the pool was drained during the build' };

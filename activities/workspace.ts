@@ -9,10 +9,12 @@ import type { SecretBox } from '../src/crypto/secretBox';
 import type { Repositories } from '../src/db';
 import type { ReplicaRow } from '../src/db/replicasRepository';
 import type { ReplicaEventEmitter } from '../src/events/replicaEvents';
+import type { GithubContentsClient } from '../src/integrations/github/contents';
 import type { Logger } from '../src/logger';
 import type { WorkspaceRuntime } from '../src/sandbox/workspace';
 import { snapshotRepositories, workspaceKey } from '../src/domain/replicas';
 import { environmentSetup, hookChain, LOGIN_ENV_FILE, loginEnvScript, type EnvironmentSetup, type ResolvedWorkspaceEnvironment, type WarmHookLog } from './environmentSetup';
+import { fetchSkills } from './skills';
 import { deliverWebhookOnce, WebhookDeliveryError, type WebhookEvent } from '../src/integrations/webhooks/deliver';
 import { webhookRetryDelay } from '../src/integrations/webhooks/retry';
 import type { WorkspaceStatus } from '../workflows/shared';
@@ -28,9 +30,13 @@ export interface WorkspaceActivityDeps {
   credentials: CredentialResolver;
   logger: Logger;
   agentExecutable?: string;
+  /** A turn whose agent prints nothing this long is stopped as stalled. */
+  agentIdleTimeoutMs: number;
   hookTimeoutMs: number;
   /** Hangar's API as the workspace reaches it (the AI gateway, `HANGAR_API_URL`). */
   workspaceApiUrl: string;
+  /** Where the environments' skills are fetched from (GitHub's contents API). */
+  githubContents: GithubContentsClient;
 }
 
 export const HOOK_LOG_PREVIEW = 100_000;
@@ -70,15 +76,22 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
       await runtime.ensure({ replicaId: claimed.id, size: row.size, env: setup.env });
       await runtime.writeFiles(claimed.id, [{ path: LOGIN_ENV_FILE, content: loginEnvScript(env) }]);
       await runStartHooks({ ...row, workspace_key: claimed.id }, setup.resolved, env);
+      await replicas.setSkillsInstalled(row.id, claimed.skillsInstalled);
       return { warmPoolEnvironmentId: setup.resolved.environment.id };
     }
     const key = workspaceKey(row);
-    await runtime.ensure({ replicaId: key, size: row.size, env: { ...setup.env, ...replicaEnv(row) }, labels: { 'dev.hangar.organization': row.organization_id } });
-    await runtime.writeFiles(key, setup.files);
+    // Skills come from GitHub while the container is being created.
+    const [skills] = await Promise.all([
+      fetchSkills(deps, setup.skills),
+      runtime.ensure({ replicaId: key, size: row.size, env: { ...setup.env, ...replicaEnv(row) }, labels: { 'dev.hangar.organization': row.organization_id } }),
+    ]);
+    // The environment's own files come last: one at a skill's path replaces the skill's.
+    await runtime.writeFiles(key, [...skills.files, ...setup.files]);
     for (const repo of row.repositories) {
       await runtime.checkout(key, { name: repo.name, url: repo.url, branch: repo.default_branch });
     }
     await runStartHooks(row, setup.resolved);
+    await replicas.setSkillsInstalled(row.id, skills.installed);
     return pool ? { warmPoolEnvironmentId: setup.resolved.environment.id } : {};
   }
 
@@ -87,10 +100,12 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
    * (variables, files) with the same repositories, preferring the current generation. A retried
    * provisioning finds the entry it already claimed.
    */
-  async function claimWarmWorkspace(row: ReplicaRow, setup: EnvironmentSetup): Promise<{ id: string } | null> {
+  async function claimWarmWorkspace(row: ReplicaRow, setup: EnvironmentSetup): Promise<{ id: string; skillsInstalled: string[] } | null> {
     if (row.workspace_key && row.workspace_key !== row.id) {
       const mine = await warmPools.findEntry(row.workspace_key);
-      if (mine && mine.replica_id === row.id && mine.status === 'assigned' && (await runtime.state(mine.id)) === 'running') return mine;
+      if (mine && mine.replica_id === row.id && mine.status === 'assigned' && (await runtime.state(mine.id)) === 'running') {
+        return { id: mine.id, skillsInstalled: mine.skills_installed ?? [] };
+      }
     }
     const claimed = await repos.transact(async (trx) => {
       const entry = await warmPools.claimReady(
@@ -100,7 +115,7 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
       if (!entry) return null;
       await replicas.setWorkspaceKey(row.id, entry.id, trx);
       await replicaLogs.insertHookLogs(row.id, (entry.hookLogs as WarmHookLog[]).map((log) => ({ ...log, kind: 'warm' as const })), trx);
-      return { id: entry.id };
+      return { id: entry.id, skillsInstalled: entry.skillsInstalled };
     });
     if (claimed) deps.logger.info('warm workspace claimed', { replicaId: row.id, entryId: claimed.id });
     return claimed;

@@ -13,6 +13,7 @@ import type { Logger } from './logger';
 import { createDocker, createSandboxRuntime, type SandboxRuntime } from './sandbox';
 import { createWorkspaceRuntime } from './sandbox/workspace';
 import { createGithubChecksClient } from './integrations/github/checks';
+import { createGithubContentsClient } from './integrations/github/contents';
 import { createAutomationSweeper } from './temporal/inboxSweeper';
 import { createReplicaEventEmitter } from './events/replicaEvents';
 import { createCredentialResolver } from './agents/credentials';
@@ -121,10 +122,12 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
       runtime: workspaceRuntime,
       credentials: createCredentialResolver({ repos, secretBox }),
       github: createGithubChecksClient(config.github),
+      githubContents: createGithubContentsClient({ apiUrl: config.github.apiUrl, token: config.github.token }),
       workflows: temporal,
       logger,
       hookTimeoutMs: config.hookTimeoutMs,
       agentExecutable: config.agentExecutable,
+      agentIdleTimeoutMs: config.agentIdleTimeoutMs,
       publicBaseUrl: config.publicBaseUrl,
       workspaceApiUrl: config.workspaceApiUrl,
       timings: { idleMs: config.workspaceIdleMs, archiveAfterMs: config.workspaceArchiveAfterMs, historyLimit: config.workspaceHistoryLimit },

@@ -112,16 +112,12 @@ export function createEnvironmentResourcesRepository(db: Knex) {
     skills: scopedTable<SkillRow>(db, 'environment_skills', { orderBy: 'slug', layerOrderBy: 'name', hasUpdatedAt: false }),
     mcps: scopedTable<McpRow>(db, 'environment_mcps', { orderBy: 'name', hasUpdatedAt: true }),
 
-    /** What these environments give a workspace, by name only: file paths, variable keys, skill slugs. */
-    async namesOf(environmentIds: string[], trx: Knex = db): Promise<{ files: string[]; variables: string[]; skills: string[] }> {
+    /** What these environments give a workspace, by name only: file paths and variable keys. */
+    async namesOf(environmentIds: string[], trx: Knex = db): Promise<{ files: string[]; variables: string[] }> {
       const names = (table: string, column: string): Promise<string[]> =>
         environmentIds.length === 0 ? Promise.resolve([]) : trx(table).whereIn('environment_id', environmentIds).distinct(column).orderBy(column).pluck(column);
-      const [files, variables, skills] = await Promise.all([
-        names('environment_files', 'path'),
-        names('environment_variables', 'key'),
-        names('environment_skills', 'slug'),
-      ]);
-      return { files, variables, skills };
+      const [files, variables] = await Promise.all([names('environment_files', 'path'), names('environment_variables', 'key')]);
+      return { files, variables };
     },
   };
 }

@@ -31,6 +31,8 @@ export interface ReplicaRow {
   engine_secret_sealed: string | null;
   /** The container (and volume) suffix: a claimed warm-pool entry's id, or null for the replica's own. */
   workspace_key?: string | null;
+  /** The slugs of the skills written into the workspace, recorded when provisioning ends; null before. */
+  skills_installed?: string[] | null;
   repositories: Array<{ id: string; name: string; url: string; default_branch: string }>;
   last_activity_at: Date | null;
   created_at: Date;
@@ -143,6 +145,11 @@ export function createReplicasRepository(db: Knex) {
           });
         return true;
       });
+    },
+
+    /** What the last provisioning wrote into the workspace's skills directories. */
+    async setSkillsInstalled(id: string, slugs: string[], trx: Knex = db): Promise<void> {
+      await trx('replicas').where({ id }).update({ skills_installed: JSON.stringify(slugs) });
     },
 
     /** The replica now runs in a claimed warm-pool entry's container. */

@@ -153,7 +153,7 @@ export function createWarmPoolsRepository(db: Knex) {
       return Number(row?.n ?? 0);
     },
 
-    async findEntry(id: string, trx: Knex = db): Promise<(WarmPoolWorkspaceRow & { replica_id: string | null }) | null> {
+    async findEntry(id: string, trx: Knex = db): Promise<(WarmPoolWorkspaceRow & { replica_id: string | null; skills_installed: string[] }) | null> {
       return (await trx('warm_pool_workspaces').where({ id }).first()) ?? null;
     },
 
@@ -161,11 +161,14 @@ export function createWarmPoolsRepository(db: Knex) {
       await trx('warm_pool_workspaces').insert({ ...entry, status: 'warming', repositories: JSON.stringify(entry.repositories) });
     },
 
-    /** A finished build; false when the entry was drained meanwhile (it is no longer `warming`). */
-    async markReady(id: string, hookLogs: unknown[], trx: Knex = db): Promise<boolean> {
+    /**
+     * A finished build, with its warm hooks' logs and the skills it got; false when the entry
+     * was drained meanwhile (it is no longer `warming`).
+     */
+    async markReady(id: string, built: { hookLogs: unknown[]; skillsInstalled: string[] }, trx: Knex = db): Promise<boolean> {
       const updated = await trx('warm_pool_workspaces')
         .where({ id, status: 'warming' })
-        .update({ status: 'ready', hook_logs: JSON.stringify(hookLogs), updated_at: trx.fn.now() });
+        .update({ status: 'ready', hook_logs: JSON.stringify(built.hookLogs), skills_installed: JSON.stringify(built.skillsInstalled), updated_at: trx.fn.now() });
       return updated > 0;
     },
 
@@ -178,10 +181,11 @@ export function createWarmPoolsRepository(db: Knex) {
 
     /**
      * Takes a ready entry that fits (current generation first, then the oldest) for a replica;
-     * entries other claims are taking are skipped, not waited for. The entry's id and the warm
-     * hook logs it kept, or null when none fits. Run it in the transaction that records the claim.
+     * entries other claims are taking are skipped, not waited for. The entry's id, the warm
+     * hook logs and the skills it kept, or null when none fits. Run it in the transaction that
+     * records the claim.
      */
-    async claimReady(criteria: ClaimCriteria, trx: Knex.Transaction): Promise<{ id: string; hookLogs: unknown[] } | null> {
+    async claimReady(criteria: ClaimCriteria, trx: Knex.Transaction): Promise<{ id: string; hookLogs: unknown[]; skillsInstalled: string[] } | null> {
       const entry = await trx('warm_pool_workspaces as w')
         .join('warm_pool_configs as c', 'c.id', 'w.warm_pool_config_id')
         .where({ 'w.environment_id': criteria.environmentId, 'w.status': 'ready', 'w.size': criteria.size, 'w.env_hash': criteria.envHash, 'c.enabled': true })
@@ -189,10 +193,10 @@ export function createWarmPoolsRepository(db: Knex) {
         .orderByRaw('(w.generation = c.generation) desc, w.created_at')
         .forUpdate('w')
         .skipLocked()
-        .first('w.id', 'w.hook_logs');
+        .first('w.id', 'w.hook_logs', 'w.skills_installed');
       if (!entry) return null;
       await trx('warm_pool_workspaces').where({ id: entry.id }).update({ status: 'assigned', replica_id: criteria.replicaId, updated_at: trx.fn.now() });
-      return { id: entry.id, hookLogs: entry.hook_logs ?? [] };
+      return { id: entry.id, hookLogs: entry.hook_logs ?? [], skillsInstalled: entry.skills_installed ?? [] };
     },
   };
 }

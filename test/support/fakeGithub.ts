@@ -1,12 +1,14 @@
 /**
- * A local stand-in for the slice of GitHub's REST API the Checks client uses, on 127.0.0.1:
- * App installation tokens (`POST /app/installations/:id/access_tokens`, checking the App JWT
- * against a key pair made at start) and check runs (create, list by commit, update). Requests
- * and answers follow GitHub's shapes; state lives in memory and is open to tests.
+ * A local stand-in for the slice of GitHub's REST API Hangar uses, on 127.0.0.1: App
+ * installation tokens (`POST /app/installations/:id/access_tokens`, checking the App JWT
+ * against a key pair made at start), check runs (create, list by commit, update) and
+ * repository contents (`./fakeGithubContents.ts`, for skills). Requests and answers follow
+ * GitHub's shapes; state lives in memory and is open to tests.
  */
 import { generateKeyPairSync, randomBytes, verify, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createFakeContents, type FakeContents } from './fakeGithubContents';
 
 /** A check run as the fake keeps it. */
 export interface FakeCheckRun {
@@ -40,6 +42,8 @@ export interface FakeGithub {
   privateKeyPem: string;
   calls: FakeGithubCall[];
   checkRuns: Map<number, FakeCheckRun>;
+  /** Repository files served by the contents API; put a tree under `owner/repo/path`. */
+  contents: FakeContents;
   /**
    * Make the next N requests matching (method, path prefix) answer with `status`. A 403 or 429
    * is a rate limit (`x-ratelimit-remaining: 0`); anything else a plain error body.
@@ -85,6 +89,7 @@ export async function startFakeGithub(options: { staticToken?: string } = {}): P
   const issued = new Map<string, number>();
   let nextRunId = 4_000_000_001;
   let baseUrl = '';
+  const fakeContents = createFakeContents(() => baseUrl);
 
   const htmlUrl = (run: FakeCheckRun) => `https://github.com/${run.repository}/runs/${run.id}`;
   const wire = (run: FakeCheckRun) => {
@@ -242,6 +247,10 @@ export async function startFakeGithub(options: { staticToken?: string } = {}): P
       return reply(201, { token, expires_at: expiresAt, permissions: { checks: 'write' }, repository_selection: 'all' });
     }
 
+    // Contents are public: no credentials is fine, a token must be one the fake knows.
+    const contents = fakeContents.route(method, path, headers.authorization === undefined ? null : checksAuthorized(headers.authorization));
+    if (contents) return reply(contents.status, contents.body);
+
     const checks = /^\/repos\/([^/]+)\/([^/]+)\/(check-runs(?:\/(\d+))?|commits\/([^/]+)\/check-runs)$/.exec(path);
     if (!checks) return notFound();
     if (!checksAuthorized(headers.authorization)) return reply(401, { message: 'Bad credentials', documentation_url: DOCS });
@@ -317,6 +326,7 @@ export async function startFakeGithub(options: { staticToken?: string } = {}): P
     privateKeyPem: privateKey.export({ type: 'pkcs1', format: 'pem' }) as string,
     calls,
     checkRuns,
+    contents: fakeContents.contents,
     failNext(count, status, match = {}) {
       failRules.push({ remaining: count, status, method: match.method, pathPrefix: match.pathPrefix });
     },

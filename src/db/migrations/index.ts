@@ -14,6 +14,7 @@ import * as m008 from './008_automation_events';
 import * as m009 from './009_debounce_window_starts';
 import * as m010 from './010_turn_sessions';
 import * as m011 from './011_ai_gateway_usage';
+import * as m012 from './012_installed_skills';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -32,6 +33,7 @@ const migrations: Array<[string, Migration]> = [
   ['009_debounce_window_starts', m009],
   ['010_turn_sessions', m010],
   ['011_ai_gateway_usage', m011],
+  ['012_installed_skills', m012],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -16,6 +16,16 @@ export interface GithubApiConfig {
   token?: string;
   /** Per-request timeout, default 10 s. */
   timeoutMs?: number;
+  /**
+   * Without credentials, call unauthenticated instead of refusing: public repositories only,
+   * at GitHub's lower rate limit (reading skills needs no App).
+   */
+  anonymous?: boolean;
+}
+
+/** Per call: `signal` abandons it early (a caller's own deadline), on top of the timeout. */
+export interface GithubRequestOptions {
+  signal?: AbortSignal;
 }
 
 /**
@@ -47,7 +57,7 @@ export interface GithubApi {
    * One call as the repository's installation (App credentials) or with the static token;
    * resolves on 2xx, throws GithubApiError otherwise. A 401 drops a cached installation token.
    */
-  request(installationId: number | null | undefined, method: string, path: string, body?: unknown): Promise<GithubAnswer>;
+  request(installationId: number | null | undefined, method: string, path: string, body?: unknown, options?: GithubRequestOptions): Promise<GithubAnswer>;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -85,7 +95,7 @@ export function createGithubApi(config: GithubApiConfig): GithubApi {
   };
 
   /** One HTTP call; resolves on 2xx with the parsed body, throws GithubApiError otherwise. */
-  async function call(method: string, path: string, bearer: string, body?: unknown): Promise<GithubAnswer> {
+  async function call(method: string, path: string, bearer: string | null, body?: unknown, options: GithubRequestOptions = {}): Promise<GithubAnswer> {
     const what = `GitHub ${method} ${path.split('?')[0]}`;
     let url: URL;
     try {
@@ -97,18 +107,20 @@ export function createGithubApi(config: GithubApiConfig): GithubApi {
       accept: 'application/vnd.github+json',
       'x-github-api-version': API_VERSION,
       'user-agent': 'hangar',
-      authorization: `Bearer ${bearer}`,
     };
+    if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
 
     const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
     let response: Response;
     let text: string;
     try {
-      response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: timeout });
+      response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
       text = await response.text();
     } catch (err) {
       if (timeout.aborted) throw new GithubApiError(`${what} got no answer within ${timeoutMs} ms`, 0, true);
+      if (options.signal?.aborted) throw new GithubApiError(`${what} was abandoned by its caller`, 0, false);
       throw new GithubApiError(redact(`${what} failed: ${describeNetworkError(err)}`), 0, true);
     }
 
@@ -174,10 +186,11 @@ export function createGithubApi(config: GithubApiConfig): GithubApi {
   }
 
   /** Resolves the bearer for a call and makes it; a 401 drops a cached installation token. */
-  async function request(installationId: number | null | undefined, method: string, path: string, body?: unknown): Promise<GithubAnswer> {
+  async function request(installationId: number | null | undefined, method: string, path: string, body?: unknown, options?: GithubRequestOptions): Promise<GithubAnswer> {
     if (!useApp) {
-      if (!config.token) throw new GithubApiError('GitHub Checks credentials are not configured (need an App id and private key, or a token)', 0, false);
-      return call(method, path, config.token, body);
+      if (config.token) return call(method, path, config.token, body, options);
+      if (config.anonymous) return call(method, path, null, body, options);
+      throw new GithubApiError('GitHub Checks credentials are not configured (need an App id and private key, or a token)', 0, false);
     }
     if (installationId === undefined || installationId === null) {
       throw new GithubApiError('GitHub App credentials need an installation id for this repository, and none was given', 0, false);
@@ -187,7 +200,7 @@ export function createGithubApi(config: GithubApiConfig): GithubApi {
     }
     const bearer = await installationToken(installationId);
     try {
-      return await call(method, path, bearer, body);
+      return await call(method, path, bearer, body, options);
     } catch (err) {
       // A revoked or expired token: let the next call mint a fresh one.
       if (err instanceof GithubApiError && err.status === 401 && tokens.get(installationId)?.token === bearer) tokens.delete(installationId);

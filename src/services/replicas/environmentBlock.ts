@@ -1,6 +1,8 @@
 /**
  * The `include=environment` block of a replica (interop §4.2): what the workspace was given,
- * by name only — never a value — and which agents it can run.
+ * by name only — never a value — and which agents it can run. Skills are the ones its last
+ * provisioning really wrote (by slug), not those enabled: a skill that could not be fetched
+ * is not reported, and nothing is before provisioning has finished.
  */
 import { AGENTS } from '../../agents/catalog';
 import type { Repositories } from '../../db';
@@ -29,7 +31,7 @@ export async function environmentBlock(repos: Pick<Repositories, 'environments' 
     engine_version: 'hangar-1',
     files_uploaded: names.files,
     env_vars_set: names.variables,
-    skills_installed: names.skills,
+    skills_installed: row.skills_installed ?? [],
     integrations: { github: false, gitlab: false, linear: false, slack: false, google: false },
     coding_agents: codingAgents,
     hooks: {
