@@ -17,7 +17,7 @@ import type { TurnResult } from '../workflows/shared';
 import { workspaceKey } from '../src/domain/replicas';
 import { replicaEnvironment, type CredentialResolver, type WorkspaceActivityDeps } from './workspace';
 
-export type AgentTurnDeps = Pick<WorkspaceActivityDeps, 'repos' | 'secretBox' | 'runtime' | 'events' | 'credentials' | 'logger' | 'agentExecutable' | 'workspaceApiUrl'>;
+export type AgentTurnDeps = Pick<WorkspaceActivityDeps, 'repos' | 'secretBox' | 'runtime' | 'events' | 'credentials' | 'logger' | 'agentExecutable' | 'agentIdleTimeoutMs' | 'workspaceApiUrl'>;
 
 const HEARTBEAT_MS = 5000;
 const LOST_WORKER_ERROR = 'the worker running this turn was lost after the agent started; send the message again to retry it';
@@ -127,8 +127,20 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
       let exit: { exitCode: number; timedOut: boolean } = { exitCode: -1, timedOut: false };
       let end: TurnEnd = { status: 'failed', error: null };
       // Aborted when the agent's output shows the turn cannot succeed (a refused credential
-      // the CLI would otherwise retry for minutes).
+      // the CLI would otherwise retry for minutes), or when it has printed nothing for the
+      // idle limit (a provider stalled mid-answer: CLIs wait for minutes, then retry).
       const stopper = new AbortController();
+      let stopReason: { code: string; error: string } | undefined;
+      const stop = (reason: { code: string; error: string }) => {
+        if (stopper.signal.aborted) return;
+        result = { ok: false, sessionId, error: reason.error };
+        stopReason = reason;
+        stopper.abort(new Error(reason.error));
+      };
+      const idleSeconds = Math.round(deps.agentIdleTimeoutMs / 1000);
+      const watchdog = new IdleTimer(deps.agentIdleTimeoutMs, () =>
+        stop({ code: 'agent_stalled', error: `the agent printed nothing for ${idleSeconds} s (its model provider may have stalled); the turn was stopped` }),
+      );
       try {
         exit = await deps.runtime.exec(workspaceKey(row), {
           argv: command.argv,
@@ -143,12 +155,10 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
             sessionSaved = replicaMessages.setAgentSession(claimed.id, id);
           },
           onStdoutLine: (line) => {
+            watchdog.reset();
             const parsed = adapter.parse(line);
             if (parsed.result) result = parsed.result;
-            if (parsed.stop && !stopper.signal.aborted) {
-              result = parsed.stop;
-              stopper.abort(new Error(parsed.stop.error ?? 'the agent was stopped'));
-            }
+            if (parsed.stop) stop({ code: 'provider_refused', error: parsed.stop.error ?? 'the agent was stopped' });
             sessionId = parsed.sessionId ?? parsed.result?.sessionId ?? sessionId;
             // Keep the events in order: each line's writes wait for the previous line's.
             pending = pending.then(async () => {
@@ -163,8 +173,10 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
         // Stopped on purpose: the turn ends failed below with the agent's reason.
         if (!stopper.signal.aborted || ctx.cancellationSignal.aborted) throw err;
       } finally {
+        watchdog.clear();
         clearInterval(heartbeat);
         await pending;
+        if (stopReason) await events.emit(replicaId, 'error', { code: stopReason.code, message: stopReason.error, agent, chatId, messageId: claimed.id });
         await sessionSaved.catch((err: unknown) => deps.logger.warn('could not record a turn\'s agent session', { replicaId, err }));
         const interrupted = ctx.cancellationSignal.aborted;
         const ok = !interrupted && exit.exitCode === 0 && result?.ok !== false;
@@ -191,6 +203,23 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
       return { messageId: running?.id ?? null };
     },
   };
+}
+
+/** Calls `onIdle` once when `reset` has not been called for `ms`. */
+class IdleTimer {
+  private timer: NodeJS.Timeout;
+  constructor(
+    private readonly ms: number,
+    private readonly onIdle: () => void,
+  ) {
+    this.timer = setTimeout(onIdle, ms);
+  }
+  reset(): void {
+    this.timer.refresh();
+  }
+  clear(): void {
+    clearTimeout(this.timer);
+  }
 }
 
 export type AgentTurnActivities = ReturnType<typeof createAgentTurnActivities>;

@@ -29,6 +29,8 @@ export interface Config {
   warmPoolSize: number;
   /** Replaces every coding agent's executable (tests: the image's hangar-test-agent). */
   agentExecutable: string | undefined;
+  /** A turn whose agent prints nothing this long is stopped (a stalled provider). */
+  agentIdleTimeoutMs: number;
   /** Caps a workspace's memory below its size's (small machines). */
   workspaceMemoryCapBytes: number | undefined;
   /** Inactivity before an active workspace sleeps, unless the replica sets its own. */
@@ -153,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
     hookTimeoutMs: int(env, 'HANGAR_HOOK_TIMEOUT_MS', 90_000, 1000, 900_000),
     warmPoolSize: int(env, 'HANGAR_WARM_POOL_SIZE', 5, 0, 50),
     agentExecutable: env.HANGAR_AGENT_EXECUTABLE || undefined,
+    agentIdleTimeoutMs: int(env, 'HANGAR_AGENT_IDLE_TIMEOUT_SECONDS', 900, 1, 86400) * 1000,
     workspaceMemoryCapBytes: env.HANGAR_WORKSPACE_MEMORY_CAP_MB ? int(env, 'HANGAR_WORKSPACE_MEMORY_CAP_MB', 0, 64, 1_048_576) * 1024 * 1024 : undefined,
     workspaceIdleMs: int(env, 'HANGAR_WORKSPACE_IDLE_SECONDS', 3600, 1, 30 * 86400) * 1000,
     workspaceArchiveAfterMs: int(env, 'HANGAR_WORKSPACE_ARCHIVE_AFTER_SECONDS', 7 * 86400, 1, 365 * 86400) * 1000,

@@ -30,6 +30,8 @@ export function agent1Command(req: TurnRequest, opts: AdapterOptions) {
     '--output-format',
     'stream-json',
     '--verbose',
+    // Deltas as they stream (dropped by `parse`): a long answer still shows the turn is alive.
+    '--include-partial-messages',
     // The workspace container is the sandbox; plan mode only plans.
     '--permission-mode',
     modes.plan ? 'plan' : 'bypassPermissions',

@@ -13,7 +13,7 @@ import { as, request } from '../../support/http';
 import { MCP_ECHO_PATH, MCP_ECHO_SCRIPT, MCP_ECHO_TOOL } from '../../support/mcpEcho';
 import { shellCall, type ModelCall, type RecordedCall } from '../../support/modelServer';
 import { until } from '../../support/wait';
-import { agentOrg, firstTurn, historyTypes, inWorkspace, turnEnded, useRealAgents } from './support';
+import { agentOrg, firstTurn, historyTypes, inWorkspace, turnEnded, useRealAgents, type RealAgentsRig } from './support';
 
 export interface AgentScenario {
   agent: AgentId;
@@ -50,7 +50,7 @@ export function describeAgent(spec: AgentScenario): void {
   const { agent } = spec;
   describe(`${agent}: ${spec.cli} in a workspace, through the AI gateway`, function () {
     this.timeout(400_000);
-    let rig: Awaited<ReturnType<typeof useRealAgents>>;
+    let rig: RealAgentsRig;
     before(async () => {
       rig = await useRealAgents();
     });

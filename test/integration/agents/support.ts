@@ -3,6 +3,7 @@
  * is restarted without the test agent, and the local model server answers on the AI gateway's
  * upstream port, so every provider call goes CLI → gateway → model server.
  */
+import type { Config } from '../../../src/config';
 import { aiUpstream, harness } from '../../support/harness';
 import { as, newOrg, request } from '../../support/http';
 import { startModelServer, type ModelServer } from '../../support/modelServer';
@@ -13,17 +14,35 @@ import { createBareRepo } from '../../support/gitRepo';
 
 export const V = { 'X-Api-Version': '2026-05-17' };
 
-/** Starts the model server and the worker with the real CLIs; `stop` undoes both. */
-export async function useRealAgents(): Promise<{ models: ModelServer; stop(): Promise<void> }> {
-  const models = await startModelServer({ port: aiUpstream().port });
-  await harness().restartWorker({ agentExecutable: undefined });
-  return {
-    models,
+export interface RealAgentsRig {
+  /** The model server on the gateway's upstream port. */
+  models: ModelServer;
+  /** Closes the model server: the provider refuses connections until `startModels`. */
+  stopModels(): Promise<void>;
+  startModels(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Starts the model server and the worker with the real CLIs (and `overrides`); `stop` undoes both. */
+export async function useRealAgents(overrides: Partial<Config> = {}): Promise<RealAgentsRig> {
+  let running = true;
+  const rig: RealAgentsRig = {
+    models: await startModelServer({ port: aiUpstream().port }),
+    async stopModels() {
+      running = false;
+      await rig.models.close();
+    },
+    async startModels() {
+      rig.models = await startModelServer({ port: aiUpstream().port });
+      running = true;
+    },
     async stop() {
       await harness().restartWorker();
-      await models.close();
+      if (running) await rig.models.close();
     },
   };
+  await harness().restartWorker({ agentExecutable: undefined, ...overrides });
+  return rig;
 }
 
 /** An organization with a repository bound to an environment, and an org credential for `agent`. */

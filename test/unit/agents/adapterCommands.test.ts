@@ -24,7 +24,7 @@ describe('agent adapter command lines', () => {
   it('builds each agent CLI command line with the prompt last, after --', () => {
     const argv = (agent: (typeof AGENT_IDS)[number]) => adapterFor(agent).command(request()).argv;
     const at = (agent: (typeof AGENT_IDS)[number]) => adapterFor(agent).command(request({ gateway: { baseUrl: `${GATEWAY}/${agent}`, key: KEY } })).argv;
-    expect(argv('agent_1')).to.deep.equal(['claude', '-p', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'bypassPermissions', '--effort', 'high', '--', 'fix the tests']);
+    expect(argv('agent_1')).to.deep.equal(['claude', '-p', '--output-format', 'stream-json', '--verbose', '--include-partial-messages', '--permission-mode', 'bypassPermissions', '--effort', 'high', '--', 'fix the tests']);
     expect(at('agent_2')).to.deep.equal(['codex', 'exec', '--json', '--skip-git-repo-check', '--sandbox', 'danger-full-access', '-c', 'model_reasoning_effort=medium', '--', 'fix the tests']);
     expect(argv('agent_3')).to.deep.equal(['cursor-agent', '-p', '--output-format', 'stream-json', '--force', '--reasoning-effort', 'medium', '--', 'fix the tests']);
     expect(argv('agent_4')).to.deep.equal(['opencode', 'run', '--format', 'json', '--agent', 'build', '--variant', 'medium', '--', 'fix the tests']);
@@ -38,7 +38,7 @@ describe('agent adapter command lines', () => {
     const req = request({ model: 'm-1', thinkingLevel: 'xhigh', planMode: true, goalMode: true, fastMode: true, resumeSessionId: 'sess-42', prompt: '-starts with a dash' });
     const argv = (agent: (typeof AGENT_IDS)[number]) => adapterFor(agent).command(req).argv;
     expect(argv('agent_1')).to.deep.equal([
-      'claude', '-p', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'plan', '--model', 'm-1', '--effort', 'xhigh', '--fast', '--resume', 'sess-42', '--', '-starts with a dash',
+      'claude', '-p', '--output-format', 'stream-json', '--verbose', '--include-partial-messages', '--permission-mode', 'plan', '--model', 'm-1', '--effort', 'xhigh', '--fast', '--resume', 'sess-42', '--', '-starts with a dash',
     ]);
     expect(argv('agent_2').join(' ')).to.equal(
       'codex exec --json --skip-git-repo-check --sandbox read-only --model m-1 -c model_reasoning_effort=xhigh -c service_tier=fast -c goal_mode=true resume sess-42 -- -starts with a dash',

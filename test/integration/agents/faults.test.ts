@@ -1,0 +1,79 @@
+/**
+ * Providers that fail in the ways real ones do, behind the AI gateway, with the real CLIs: a
+ * stream that stalls mid-answer, a 500, and no provider at all (connection refused). Each turn
+ * ends failed with an error the user can read, the chat is free, and the next message works.
+ */
+import { expect } from 'chai';
+import { harness } from '../../support/harness';
+import { as } from '../../support/http';
+import { shellCall, type ModelCall } from '../../support/modelServer';
+import { agentOrg, firstTurn, turnEnded, useRealAgents, type RealAgentsRig } from './support';
+
+const IDLE_SECONDS = 8;
+
+function committer(call: ModelCall) {
+  if (!call.shellTool) return 'ok';
+  if (call.toolResults.length === 0) return { toolCall: shellCall(call, 'echo ok > ok.txt && git add ok.txt && git commit -qm "add ok.txt"') };
+  return 'Done.';
+}
+
+async function errorEvents(replicaId: string): Promise<Array<{ code: string; message: string }>> {
+  const rows = await harness().database.db('replica_events').where({ replica_id: replicaId, type: 'error' }).orderBy('id');
+  return rows.map((r: { payload: unknown }) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload));
+}
+
+async function expectUsable(key: string, replicaId: string, rig: RealAgentsRig, turns: number): Promise<void> {
+  const chats = (await as(key).get(`/v1/replica/${replicaId}`)).body.replica.chats;
+  expect(chats.every((c: { processing: boolean }) => !c.processing)).to.equal(true);
+  rig.models.script(committer);
+  expect((await as(key).post(`/v1/replica/${replicaId}/messages`, { message: 'Add ok.txt and commit it.' })).status).to.equal(200);
+  expect(await turnEnded(replicaId, turns)).to.deep.include({ status: 'completed' });
+}
+
+describe('agent turns against a failing provider', function () {
+  this.timeout(400_000);
+  let rig: RealAgentsRig;
+  before(async () => {
+    rig = await useRealAgents({ agentIdleTimeoutMs: IDLE_SECONDS * 1000 });
+  });
+  after(async () => {
+    await rig?.stop();
+  });
+
+  it('stops a turn whose provider stalls mid-stream, with an error event, and takes the next message (agent_1)', async () => {
+    const { org, env } = await agentOrg('agent_1');
+    rig.models.script((call) => (call.shellTool ? { text: 'Let me look at the repository first, then commit.', fault: { kind: 'stall', afterEvents: 3 } } : 'ok'));
+    const { id, status } = await firstTurn(org.org_api_key, { name: 'stall', environment_id: env.id, coding_agent: 'agent_1', message: 'Add a file.' });
+    expect(status.status).to.equal('failed');
+    expect(status.error).to.match(new RegExp(`printed nothing for ${IDLE_SECONDS} s`));
+    expect(rig.models.calls.some((c) => c.outcome === 'stalled')).to.equal(true);
+    expect((await errorEvents(id)).map((e) => e.code)).to.include('agent_stalled');
+    await expectUsable(org.org_api_key, id, rig, 2);
+  });
+
+  it('ends a turn on a provider 500 with the provider’s message (agent_2)', async () => {
+    const { org, env } = await agentOrg('agent_2');
+    rig.models.script((call) => (call.shellTool ? { error: { status: 500, message: 'upstream exploded' } } : 'ok'));
+    const { id, status } = await firstTurn(org.org_api_key, { name: 'p500', environment_id: env.id, coding_agent: 'agent_2', message: 'Add a file.' });
+    expect(status.status).to.equal('failed');
+    // Codex words a 5xx its own way after retrying it.
+    expect(status.error).to.match(/500|upstream exploded|high demand/);
+    await expectUsable(org.org_api_key, id, rig, 2);
+  });
+
+  it('ends a turn when the provider refuses connections (agent_2)', async () => {
+    const { org, env } = await agentOrg('agent_2');
+    await rig.stopModels();
+    let restarted = false;
+    try {
+      const { id, status } = await firstTurn(org.org_api_key, { name: 'refused', environment_id: env.id, coding_agent: 'agent_2', message: 'Add a file.' });
+      expect(status.status).to.equal('failed');
+      expect(status.error).to.match(/502|connect|unreachable|refused/i);
+      await rig.startModels();
+      restarted = true;
+      await expectUsable(org.org_api_key, id, rig, 2);
+    } finally {
+      if (!restarted) await rig.startModels();
+    }
+  });
+});
