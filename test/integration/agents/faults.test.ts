@@ -51,6 +51,21 @@ describe('agent turns against a failing provider', function () {
     await expectUsable(org.org_api_key, id, rig, 2);
   });
 
+  it('fails a turn at once, naming the agent and the fix, when no credential is configured (agent_4)', async () => {
+    const { org, env, api } = await agentOrg('agent_4', { credential: false });
+    rig.models.script(committer);
+    const before = rig.models.calls.length;
+    const { id, status } = await firstTurn(org.org_api_key, { name: 'nocred', environment_id: env.id, coding_agent: 'agent_4', message: 'Add a file.' });
+    expect(status.status).to.equal('failed');
+    expect(status.error).to.match(/agent_4/).and.to.match(/POST \/v1\/(user|organization)\/credentials/);
+    expect(rig.models.calls.length, 'the CLI never ran').to.equal(before);
+    const events = await errorEvents(id);
+    expect(events.map((e) => e.code)).to.include('missing_credential');
+    // Adding the credential is the fix: the next message runs.
+    expect((await api.post('/v1/organization/credentials/agent_4', { kind: 'api_key', secret: 'org-agent_4-added-later' })).status).to.equal(200);
+    await expectUsable(org.org_api_key, id, rig, 2);
+  });
+
   it('ends a turn on a provider 500 with the provider’s message (agent_2)', async () => {
     const { org, env } = await agentOrg('agent_2');
     rig.models.script((call) => (call.shellTool ? { error: { status: 500, message: 'upstream exploded' } } : 'ok'));

@@ -46,14 +46,14 @@ export async function useRealAgents(overrides: Partial<Config> = {}): Promise<Re
 }
 
 /** An organization with a repository bound to an environment, and an org credential for `agent`. */
-export async function agentOrg(agent: string, options: { systemPrompt?: string } = {}) {
+export async function agentOrg(agent: string, options: { systemPrompt?: string; credential?: boolean } = {}) {
   const org = await newOrg(agent);
   const api = as(org.org_api_key);
   const repo = await createBareRepo('app', { 'README.md': '# app\n' });
   const repository = await harness().admin.addRepository({ organizationId: org.organization_id, url: repo.url });
   const env = (await api.post('/v1/environments', { name: `${agent}-env`, repository_id: repository.id, ...(options.systemPrompt ? { system_prompt: options.systemPrompt } : {}) })).body.environment;
   const orgSecret = `org-${agent}-secret-${org.organization_id}`;
-  await api.post(`/v1/organization/credentials/${agent}`, { kind: 'api_key', secret: orgSecret });
+  if (options.credential !== false) await api.post(`/v1/organization/credentials/${agent}`, { kind: 'api_key', secret: orgSecret });
   return { org, api, env, orgSecret };
 }
 
