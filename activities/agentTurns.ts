@@ -176,7 +176,6 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
         watchdog.clear();
         clearInterval(heartbeat);
         await pending;
-        if (stopReason) await events.emit(replicaId, 'error', { code: stopReason.code, message: stopReason.error, agent, chatId, messageId: claimed.id });
         await sessionSaved.catch((err: unknown) => deps.logger.warn('could not record a turn\'s agent session', { replicaId, err }));
         const interrupted = ctx.cancellationSignal.aborted;
         const ok = !interrupted && exit.exitCode === 0 && result?.ok !== false;
@@ -185,6 +184,11 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
           error: ok ? null : (result?.error ?? (interrupted ? 'interrupted' : `the agent exited with code ${exit.exitCode}`)),
           sessionId,
         };
+        // Every failed turn says why on the events stream, as well as on its message.
+        if (end.status === 'failed') {
+          const failure = stopReason ?? { code: 'agent_failed', error: end.error ?? 'the agent failed' };
+          await events.emit(replicaId, 'error', { code: failure.code, message: failure.error, agent, chatId, messageId: claimed.id });
+        }
         await endTurn(replicaId, chatId, claimed.id, end);
       }
       return { ran: true, messageId: claimed.id, ok: end.status === 'completed', error: end.error?.slice(0, 2000) ?? null };

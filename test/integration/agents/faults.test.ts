@@ -4,10 +4,9 @@
  * ends failed with an error the user can read, the chat is free, and the next message works.
  */
 import { expect } from 'chai';
-import { harness } from '../../support/harness';
 import { as } from '../../support/http';
 import { shellCall, type ModelCall } from '../../support/modelServer';
-import { agentOrg, firstTurn, turnEnded, useRealAgents, type RealAgentsRig } from './support';
+import { agentOrg, errorEvents, firstTurn, turnEnded, useRealAgents, type RealAgentsRig } from './support';
 
 const IDLE_SECONDS = 8;
 
@@ -15,11 +14,6 @@ function committer(call: ModelCall) {
   if (!call.shellTool) return 'ok';
   if (call.toolResults.length === 0) return { toolCall: shellCall(call, 'echo ok > ok.txt && git add ok.txt && git commit -qm "add ok.txt"') };
   return 'Done.';
-}
-
-async function errorEvents(replicaId: string): Promise<Array<{ code: string; message: string }>> {
-  const rows = await harness().database.db('replica_events').where({ replica_id: replicaId, type: 'error' }).orderBy('id');
-  return rows.map((r: { payload: unknown }) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload));
 }
 
 async function expectUsable(key: string, replicaId: string, rig: RealAgentsRig, turns: number): Promise<void> {
@@ -73,6 +67,7 @@ describe('agent turns against a failing provider', function () {
     expect(status.status).to.equal('failed');
     // Codex words a 5xx its own way after retrying it.
     expect(status.error).to.match(/500|upstream exploded|high demand/);
+    expect((await errorEvents(id)).map((e) => e.code)).to.include('agent_failed');
     await expectUsable(org.org_api_key, id, rig, 2);
   });
 
@@ -84,6 +79,7 @@ describe('agent turns against a failing provider', function () {
       const { id, status } = await firstTurn(org.org_api_key, { name: 'refused', environment_id: env.id, coding_agent: 'agent_2', message: 'Add a file.' });
       expect(status.status).to.equal('failed');
       expect(status.error).to.match(/502|connect|unreachable|refused/i);
+      expect((await errorEvents(id)).map((e) => e.code)).to.include('agent_failed');
       await rig.startModels();
       restarted = true;
       await expectUsable(org.org_api_key, id, rig, 2);

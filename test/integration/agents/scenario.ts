@@ -13,7 +13,7 @@ import { as, request } from '../../support/http';
 import { MCP_ECHO_PATH, MCP_ECHO_SCRIPT, MCP_ECHO_TOOL } from '../../support/mcpEcho';
 import { shellCall, type ModelCall, type RecordedCall } from '../../support/modelServer';
 import { until } from '../../support/wait';
-import { agentOrg, firstTurn, historyTypes, inWorkspace, turnEnded, useRealAgents, type RealAgentsRig } from './support';
+import { agentOrg, errorEvents, firstTurn, historyTypes, inWorkspace, turnEnded, useRealAgents, type RealAgentsRig } from './support';
 
 export interface AgentScenario {
   agent: AgentId;
@@ -121,6 +121,9 @@ export function describeAgent(spec: AgentScenario): void {
       const { id, status } = await firstTurn(org.org_api_key, { name: `${agent.replace('_', '-')}-fail`, environment_id: env.id, coding_agent: agent, model: spec.model, message: 'Try something.' });
       expect(status.status).to.equal('failed');
       expect(status.error).to.match(/401|invalid api key upstream|auth/i);
+      const errors = await errorEvents(id);
+      expect(errors.map((e) => e.code)).to.satisfy((codes: string[]) => codes.includes('agent_failed') || codes.includes('provider_refused'));
+      expect(errors[0]!.agent).to.equal(agent);
       const chats = (await as(org.org_api_key).get(`/v1/replica/${id}`)).body.replica.chats;
       expect(chats.every((c: { processing: boolean }) => !c.processing)).to.equal(true);
 

@@ -81,3 +81,9 @@ export async function historyTypes(replicaId: string): Promise<string[]> {
   const rows = await harness().database.db('replica_agent_events').where({ replica_id: replicaId }).orderBy('id').select('type');
   return rows.map((r: { type: string }) => r.type);
 }
+
+/** The replica's `error` events (what the events stream carried), oldest first. */
+export async function errorEvents(replicaId: string): Promise<Array<{ code: string; message: string; agent?: string }>> {
+  const rows = await harness().database.db('replica_events').where({ replica_id: replicaId, type: 'error' }).orderBy('id');
+  return rows.map((r: { payload: unknown }) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload));
+}
