@@ -12,6 +12,7 @@ import { missingCredentialMessage } from '../src/agents/credentials';
 import type { MessageRow } from '../src/db/replicaMessagesRepository';
 import type { ReplicaRow } from '../src/db/replicasRepository';
 import { gatewayKey } from '../src/domain/gatewayKey';
+import { checkedArgv, STALE_FILES_MARKER } from './agentFiles';
 import { agentSettings } from './environmentSetup';
 import type { TurnResult } from '../workflows/shared';
 import { workspaceKey } from '../src/domain/replicas';
@@ -118,7 +119,7 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
         gateway: { baseUrl: `${deps.workspaceApiUrl}/v1/ai-gateway/${agent}`, key: gatewayKey(row.id, deps.secretBox.open(row.engine_secret_sealed!)) },
         settings: await agentSettings(deps, row.organization_id, row.environment_id ?? (await globalEnvironmentId(row.organization_id))),
       });
-      await deps.runtime.writeFiles(workspaceKey(row), command.files);
+      const key = workspaceKey(row);
 
       let result: { ok: boolean; sessionId?: string; error?: string } | undefined;
       // Saved as soon as any line names it, so an interrupted turn can still be resumed.
@@ -141,9 +142,11 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
       const watchdog = new IdleTimer(deps.agentIdleTimeoutMs, () =>
         stop({ code: 'agent_stalled', error: `the agent printed nothing for ${idleSeconds} s (its model provider may have stalled); the turn was stopped` }),
       );
-      try {
-        exit = await deps.runtime.exec(workspaceKey(row), {
-          argv: command.argv,
+      // Set when the exec's check found the configuration files missing or different.
+      let staleFiles = false;
+      const runCli = (argv: string[]) =>
+        deps.runtime.exec(key, {
+          argv,
           // A warm-pool container was created before the replica: its per-replica
           // variables come with each exec.
           env: { ...replicaEnvironment(deps, row), ...command.env },
@@ -156,6 +159,7 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
           },
           onStdoutLine: (line) => {
             watchdog.reset();
+            if (line === STALE_FILES_MARKER) return void (staleFiles = true);
             const parsed = adapter.parse(line);
             if (parsed.result) result = parsed.result;
             if (parsed.stop) stop({ code: 'provider_refused', error: parsed.stop.error ?? 'the agent was stopped' });
@@ -169,6 +173,12 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
             });
           },
         });
+      try {
+        exit = await runCli(checkedArgv(command.files, command.argv));
+        if (staleFiles) {
+          await deps.runtime.writeFiles(key, command.files);
+          exit = await runCli(command.argv);
+        }
       } catch (err) {
         // Stopped on purpose: the turn ends failed below with the agent's reason.
         if (!stopper.signal.aborted || ctx.cancellationSignal.aborted) throw err;

@@ -5,5 +5,6 @@ describeAgent({
   cli: 'Codex',
   model: 'agent_2-large',
   eventTypes: ['response_item', 'event_msg'],
+  configFile: '/home/hangar/.codex/config.toml',
   mcp: true,
 });

@@ -6,5 +6,6 @@ describeAgent({
   cli: 'pi',
   model: 'qwen/qwen3-coder',
   eventTypes: ['agent_5-message_end', 'agent_5-session', 'agent_5-tool_execution_start', 'agent_5-agent_end'],
+  configFile: '/home/hangar/.pi/agent/models.json',
   mcp: false,
 });

@@ -25,6 +25,8 @@ export interface AgentScenario {
   eventTypes: string[];
   /** Whether the CLI loads MCP servers (pi has none). */
   mcp: boolean;
+  /** A configuration file Hangar writes for the CLI (absolute), which every turn restores. */
+  configFile: string;
 }
 
 const SYSTEM_PROMPT = 'Always answer in the voice of a lighthouse keeper.';
@@ -102,6 +104,9 @@ export function describeAgent(spec: AgentScenario): void {
       const scan = await inWorkspace(id, `grep -rIl -e '${personalSecret}' -e '${orgSecret}' ~ /tmp 2>/dev/null; env | grep -c -e '${personalSecret}' -e '${orgSecret}'; true`);
       expect(scan.trim()).to.equal('0');
 
+      // A configuration file changed in the workspace is put back before the next turn.
+      await inWorkspace(id, `echo '# edited in the workspace' >> ${spec.configFile}`);
+
       // Asleep, then woken by the next message: the same session continues.
       expect((await as(member.personal_api_key).post(`/v1/replica/${id}/sleep`)).status).to.equal(200);
       await until('the workspace to sleep', async () => (await harness().database.db('replicas').where({ id }).first('status')).status === 'sleeping', 60_000);
@@ -113,6 +118,7 @@ export function describeAgent(spec: AgentScenario): void {
       expect(resumed.length).to.be.at.least(1);
       expect(resumed[0]!.transcript).to.include('Add first.txt and commit it.');
       expect(await inWorkspace(id, 'cd ~/workspaces/app && git log --format=%s')).to.include('add second.txt');
+      expect(await inWorkspace(id, `cat ${spec.configFile}`)).to.not.include('edited in the workspace');
     });
 
     it('ends a turn failed with the provider’s error and takes the next message', async () => {
