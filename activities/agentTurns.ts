@@ -89,14 +89,18 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
       // Written before anything else may fail, and awaited before the turn ends.
       let sessionSaved: Promise<unknown> = Promise.resolve();
 
-      const row = (await replicas.find(replicaId))!;
-      const chat = (await replicaChats.findById(chatId))!;
-      await events.emit(replicaId, 'chat.updated', { chat: { id: chatId, provider: chat.provider, title: chat.title, processing: true } });
-      await events.emit(replicaId, 'chat.turn.started', { chatId, messageId: claimed.id });
-
+      const [row, chat] = await Promise.all([replicas.find(replicaId), replicaChats.findById(chatId)]).then(([r, c]) => [r!, c!] as const);
       const agent = claimed.coding_agent as AgentId;
       const adapter = adapterFor(agent, { executableOverride: deps.agentExecutable });
-      const refused = await turnRefusal(row, agent);
+      // What the turn needs is read while its start is announced: each is a round trip.
+      const [refused, settings] = await Promise.all([
+        turnRefusal(row, agent),
+        (async () => agentSettings(deps, row.organization_id, row.environment_id ?? (await globalEnvironmentId(row.organization_id))))(),
+        (async () => {
+          await events.emit(replicaId, 'chat.updated', { chat: { id: chatId, provider: chat.provider, title: chat.title, processing: true } });
+          await events.emit(replicaId, 'chat.turn.started', { chatId, messageId: claimed.id });
+        })(),
+      ]);
       if (refused) {
         clearInterval(heartbeat);
         await events.emit(replicaId, 'error', { code: refused.code, message: refused.error, agent, chatId, messageId: claimed.id });
@@ -117,7 +121,7 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
         cwd,
         // The CLI reaches its provider through the gateway with this workspace's placeholder key.
         gateway: { baseUrl: `${deps.workspaceApiUrl}/v1/ai-gateway/${agent}`, key: gatewayKey(row.id, deps.secretBox.open(row.engine_secret_sealed!)) },
-        settings: await agentSettings(deps, row.organization_id, row.environment_id ?? (await globalEnvironmentId(row.organization_id))),
+        settings,
       });
       const key = workspaceKey(row);
 
@@ -167,8 +171,11 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
             // Keep the events in order: each line's writes wait for the previous line's.
             pending = pending.then(async () => {
               for (const event of parsed.events) {
-                await replicaLogs.appendAgentEvent({ replicaId, chatId, messageId: claimed.id, timestamp: event.timestamp, type: event.type, payload: event.payload });
-                await events.emit(replicaId, 'chat.turn.delta', { chatId, event });
+                // History and the stream are separate tables: both writes go out together.
+                await Promise.all([
+                  replicaLogs.appendAgentEvent({ replicaId, chatId, messageId: claimed.id, timestamp: event.timestamp, type: event.type, payload: event.payload }),
+                  events.emit(replicaId, 'chat.turn.delta', { chatId, event }),
+                ]);
               }
             });
           },

@@ -18,7 +18,8 @@
  *     a message) and one direct run. A direct run that exits non-zero or never reached the
  *     model fails the bench. Figure: p50/p95 of both and hangar/direct at p50 (target ≤ 1.2);
  *     for CLIs with configuration files, a diagnostic: how long writing them by docker exec
- *     takes (Hangar does that inside its timed span, the direct runs before theirs).
+ *     takes (the direct runs do it before theirs, in a home of their own; Hangar writes them
+ *     only when the workspace's differ, which after the first turn they do not).
  *  2. Gateway throughput for a streamed answer: an Anthropic Messages stream of
  *     BENCH_STREAM_MB MB of text (16 characters per text delta event, as the model server
  *     cuts it), fetched from this process through the gateway (`POST
@@ -66,6 +67,11 @@ const PROMPT = 'Reply with ok.';
 /** The prompt the model answers with the long text (figure 2). */
 const LONG_PROMPT = 'bench: stream the long answer';
 const HOME = '/home/hangar';
+/**
+ * The direct runs' home, inside the workspace's: their configuration (the model server as the
+ * provider) must not replace the one Hangar keeps for its own turns in the real home.
+ */
+const DIRECT_HOME = `${HOME}/.bench-direct`;
 const V = { 'X-Api-Version': '2026-05-17' };
 
 /** The workspace both figures use, and what a direct run needs to mirror its turns. */
@@ -179,7 +185,7 @@ async function execIn(container: Docker.Container, argv: string[], opts: { env?:
 /** Writes a command's files into the container home, as `hangar`. */
 async function writeFiles(container: Docker.Container, command: AgentCommand): Promise<void> {
   for (const file of command.files) {
-    const path = file.path.replace(/^~\//, `${HOME}/`);
+    const path = file.path.replace(/^~\//, `${DIRECT_HOME}/`);
     const run = await execIn(container, ['bash', '-c', 'mkdir -p -- "$(dirname -- "$1")" && cat > "$1"', 'write', path], { stdin: file.content });
     if (run.exitCode !== 0) throw new Error(`writing ${path} failed: ${run.stderr}`);
   }
@@ -212,7 +218,7 @@ async function directTurn(ws: Workspace, models: ModelProcess): Promise<{ firstL
   await writeFiles(ws.container, command);
   const filesMs = command.files.length ? performance.now() - writing : NaN;
   const before = await models.generations();
-  const run = await execIn(ws.container, command.argv, { env: command.env, cwd: ws.cwd, stdin: command.stdin });
+  const run = await execIn(ws.container, command.argv, { env: { ...command.env, HOME: DIRECT_HOME }, cwd: ws.cwd, stdin: command.stdin });
   const generations = (await models.generations()) - before;
   if (run.exitCode !== 0 || generations === 0 || Number.isNaN(run.firstLineMs)) {
     throw new Error(`the direct ${AGENT} run failed (exit ${run.exitCode}, ${generations} model requests): ${run.stderr.slice(-2000)}${run.stdout.slice(-1000)}`);
