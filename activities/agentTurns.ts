@@ -198,7 +198,7 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
         const ok = !interrupted && exit.exitCode === 0 && result?.ok !== false;
         end = {
           status: interrupted ? 'interrupted' : ok ? 'completed' : 'failed',
-          error: ok ? null : (result?.error ?? (interrupted ? 'interrupted' : `the agent exited with code ${exit.exitCode}`)),
+          error: ok ? null : (result?.error ?? (interrupted ? 'interrupted' : exitError(agent, command.argv[0]!, exit.exitCode))),
           sessionId,
         };
         // Every failed turn says why on the events stream, as well as on its message.
@@ -224,6 +224,13 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
       return { messageId: running?.id ?? null };
     },
   };
+}
+
+/** Why a CLI that reported nothing failed; 127 is the shell's "command not found". */
+function exitError(agent: AgentId, executable: string, exitCode: number): string {
+  if (exitCode !== 127) return `the agent exited with code ${exitCode}`;
+  const hint = agent === 'agent_3' ? ' (the Cursor CLI is in the image only when the operator supplies it: HANGAR_AGENT_3_BINARY, see docs/operations.md)' : '';
+  return `the ${agent} CLI (${executable}) is not installed in this workspace's image${hint}`;
 }
 
 /** Calls `onIdle` once when `reset` has not been called for `ms`. */

@@ -60,6 +60,14 @@ describe('agent turns against a failing provider', function () {
     await expectUsable(org.org_api_key, id, rig, 2);
   });
 
+  it('fails a turn of agent_3 at once, saying the Cursor CLI must be supplied, when the image has none', async () => {
+    const { org, env } = await agentOrg('agent_3');
+    const { id, status } = await firstTurn(org.org_api_key, { name: 'nocursor', environment_id: env.id, coding_agent: 'agent_3', message: 'Add a file.' });
+    expect(status.status).to.equal('failed');
+    expect(status.error).to.include('agent_3 CLI (cursor-agent) is not installed').and.to.include('HANGAR_AGENT_3_BINARY');
+    expect((await errorEvents(id)).map((e) => e.code)).to.include('agent_failed');
+  });
+
   it('ends a turn on a provider 500 with the provider’s message (agent_2)', async () => {
     const { org, env } = await agentOrg('agent_2');
     rig.models.script((call) => (call.shellTool ? { error: { status: 500, message: 'upstream exploded' } } : 'ok'));
