@@ -15,7 +15,7 @@ import { gatewayKey } from '../src/domain/gatewayKey';
 import { checkedArgv, STALE_FILES_MARKER } from './agentFiles';
 import { agentSettings } from './environmentSetup';
 import type { TurnResult } from '../workflows/shared';
-import { workspaceKey } from '../src/domain/replicas';
+import { chatSummary, workspaceKey } from '../src/domain/replicas';
 import { replicaEnvironment, type CredentialResolver, type WorkspaceActivityDeps } from './workspace';
 
 export type AgentTurnDeps = Pick<WorkspaceActivityDeps, 'repos' | 'secretBox' | 'runtime' | 'events' | 'credentials' | 'logger' | 'agentExecutable' | 'agentIdleTimeoutMs' | 'workspaceApiUrl'>;
@@ -36,7 +36,7 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
     await replicas.touch(replicaId);
     const chat = await replicaChats.findById(chatId);
     await events.emit(replicaId, 'chat.turn.completed', { chatId, isComplete: end.status === 'completed' });
-    await events.emit(replicaId, 'chat.updated', { chat: { id: chatId, provider: chat?.provider, title: chat?.title, processing: false } });
+    await events.emit(replicaId, 'chat.updated', { chat: chat ? { ...chatSummary(chat), processing: false } : { id: chatId, processing: false } });
   }
 
   /**
@@ -97,7 +97,7 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
         turnRefusal(row, agent),
         (async () => agentSettings(deps, row.organization_id, row.environment_id ?? (await globalEnvironmentId(row.organization_id))))(),
         (async () => {
-          await events.emit(replicaId, 'chat.updated', { chat: { id: chatId, provider: chat.provider, title: chat.title, processing: true } });
+          await events.emit(replicaId, 'chat.updated', { chat: { ...chatSummary(chat), processing: true } });
           await events.emit(replicaId, 'chat.turn.started', { chatId, messageId: claimed.id });
         })(),
       ]);

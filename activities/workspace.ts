@@ -129,7 +129,9 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
     const key = workspaceKey(row);
     const hooks = (await hookChain(repos, resolved, 'start')).map((h) => ({ name: h.layer, script: h.script }));
     if (hooks.length === 0) return;
-    await events.emit(row.id, 'hooks.started', { running: hooks.length, completed: 0 });
+    // `running` and `completed` are the original's booleans; `total` and `done` count the hooks.
+    const total = hooks.length;
+    await events.emit(row.id, 'hooks.started', { running: true, completed: false, total, done: 0 });
     let completed = 0;
     for (const hook of hooks) {
       const result = await runtime.runHook(key, { name: hook.name, script: hook.script, timeoutMs: deps.hookTimeoutMs, env });
@@ -147,9 +149,10 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
         },
       ]);
       const failed = result.exitCode !== 0 || result.timedOut;
-      await events.emit(row.id, failed ? 'hooks.failed' : 'hooks.progress', { running: hooks.length - completed, completed, hook: hook.name, exitCode: result.exitCode, timedOut: result.timedOut });
+      const progress = { running: completed < total, completed: completed === total, total, done: completed };
+      await events.emit(row.id, failed ? 'hooks.failed' : 'hooks.progress', { ...progress, hook: hook.name, exitCode: result.exitCode, timedOut: result.timedOut });
     }
-    await events.emit(row.id, 'hooks.completed', { running: 0, completed });
+    await events.emit(row.id, 'hooks.completed', { running: false, completed: true, total, done: completed });
   }
 
   /** Provisioning errors are final on the last attempt; earlier attempts retry. */

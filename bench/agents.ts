@@ -228,7 +228,7 @@ async function directTurn(ws: Workspace, models: ModelProcess): Promise<{ firstL
 
 /** One Hangar turn in a new chat: POST to its first chat.turn.delta on the events stream; waits for the turn to end. */
 async function hangarTurn(harness: Harness, api: Api, key: string, ws: Workspace): Promise<number> {
-  const chatId = (await api('POST', `/v1/replica/${ws.id}/chats`, { provider: AGENT })).chat.id as string;
+  const chatId = (await api('POST', `/v1/replica/${ws.id}/chats`, { provider: AGENT })).id as string;
   // The response's headers come once the subscription is in place.
   const events = await fetch(`${harness.baseUrl}/v1/replica/${ws.id}/events`, { headers: { authorization: `Bearer ${key}` } });
   if (!events.ok) throw new Error(`events stream: ${events.status}`);

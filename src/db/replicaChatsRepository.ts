@@ -57,8 +57,9 @@ export function createReplicaChatsRepository(db: Knex) {
     },
 
     /** Ids of the most recently deleted chats. */
-    async deletedIds(replicaId: string, limit: number, trx: Knex = db): Promise<string[]> {
-      return trx('replica_chats').where({ replica_id: replicaId }).whereNotNull('deleted_at').orderBy('deleted_at', 'desc').limit(limit).pluck('id');
+    /** The most recently deleted chats of the replica, newest deletion first. */
+    async deleted(replicaId: string, limit: number, trx: Knex = db): Promise<ChatRow[]> {
+      return trx('replica_chats').where({ replica_id: replicaId }).whereNotNull('deleted_at').orderBy('deleted_at', 'desc').limit(limit);
     },
 
     /** A live chat of the replica; `forUpdate` (in a transaction) serialises edits of one chat. */

@@ -132,11 +132,36 @@ export function newReplicaRecord(r: NewReplica) {
 
 export type NewReplicaRecord = ReturnType<typeof newReplicaRecord>;
 
+/** What a chat summary is made of: a chat's record. */
+export interface ChatFacts {
+  id: string;
+  provider: string;
+  title: string;
+  processing: boolean;
+  parent_chat_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A chat as the events stream and the workspace chat API carry it (camelCase, as the original's `WorkspaceChat`). */
+export function chatSummary(chat: ChatFacts) {
+  return {
+    id: chat.id,
+    provider: chat.provider,
+    title: chat.title,
+    createdAt: chat.created_at.toISOString(),
+    updatedAt: chat.updated_at.toISOString(),
+    processing: chat.processing,
+    parentChatId: chat.parent_chat_id,
+  };
+}
+
 /** The events a new workspace's stream starts with. */
-export function newReplicaEvents(r: Pick<NewReplica, 'ids' | 'agent' | 'message'>): Array<[type: string, payload: unknown]> {
+export function newReplicaEvents(r: Pick<NewReplica, 'ids' | 'agent' | 'message'>, at = new Date()): Array<[type: string, payload: unknown]> {
+  const chat = { id: r.ids.chatId, provider: r.agent, title: r.message.slice(0, 80), processing: false, parent_chat_id: null, created_at: at, updated_at: at };
   return [
     ['replica.status.changed', { status: 'preparing', waking: false }],
-    ['chat.created', { chat: { id: r.ids.chatId, provider: r.agent, title: r.message.slice(0, 80), processing: false } }],
+    ['chat.created', { chat: chatSummary(chat) }],
     ['chat.turn.accepted', { chatId: r.ids.chatId, messageId: r.ids.messageId, queued: true, position: 0 }],
   ];
 }

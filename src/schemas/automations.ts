@@ -103,7 +103,7 @@ export const automationSchema: JsonSchema = {
       properties: {
         capabilities: { type: 'object', properties: { pr_followups: { type: 'boolean' }, read_only_contents: { type: 'boolean' } } },
         preferences: { type: 'object', properties: { keep_open_on_pr_merge: { type: 'boolean' }, keep_open_on_pr_close: { type: 'boolean' } } },
-        provisioning_error: { type: ['object', 'null'], properties: { message: { type: 'string' } } },
+        provisioning_error: { type: 'object', properties: { message: { type: 'string' } }, description: 'Only when a workspace of the automation failed to provision' },
       },
     },
     model: nullableString,

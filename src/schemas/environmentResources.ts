@@ -61,7 +61,7 @@ const skillFields = {
   source: { type: 'string', minLength: 1, maxLength: 500, pattern: '^\\S+$', description: 'e.g. `github:owner/repo/path`' },
 };
 
-export const skillSchema = required(object({ ...recordBase, ...skillFields, created_at: dateTime }));
+export const skillSchema = required(object({ ...recordBase, ...skillFields, ...timestamps }));
 export const createSkillBody = object(skillFields, ['name', 'slug', 'source']);
 export const skillSearchQuery = object({ q: { type: 'string', maxLength: 200, default: '' } });
 export const skillSearchResult = object(

@@ -75,7 +75,7 @@ export const chatListSchema: JsonSchema = {
 export const workspaceChatListSchema: JsonSchema = {
   type: 'object',
   required: ['chats'],
-  properties: { chats: { type: 'array', items: workspaceChatSchema }, deletedChats: { type: 'array', items: uuid } },
+  properties: { chats: { type: 'array', items: workspaceChatSchema }, deletedChats: { type: 'array', items: workspaceChatSchema } },
 };
 
 const queueItem: JsonSchema = {

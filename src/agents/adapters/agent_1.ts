@@ -4,7 +4,7 @@
  * the payload of `agent_1-<type>`.
  */
 import type { AdapterOptions, AgentAdapter, McpServer, ParsedLine, TurnRequest } from './types';
-import { buildCommand, event, isBlank, modesFor, parseObject, promptArgs, rawPayload, str, thinkingFor } from './shared';
+import { buildCommand, event, isBlank, modesFor, obj, parseObject, promptArgs, rawPayload, str, thinkingFor, type JsonObject } from './shared';
 
 /** The CLI's MCP configuration file (`--mcp-config`): its secrets stay out of the command line. */
 export const AGENT_1_MCP_CONFIG = '/home/hangar/.hangar/agent_1/mcp.json';
@@ -56,6 +56,20 @@ export function agent1Command(req: TurnRequest, opts: AdapterOptions) {
   return buildCommand('agent_1', { args, env, files, stdin: prompt.stdin }, opts);
 }
 
+/**
+ * The CLI's thinking blocks carry `thinking`; the original's history documents `text` there
+ * (`ThinkingBlock`), so a block gets both. Everything else is kept as the CLI wrote it.
+ */
+function withThinkingText(msg: JsonObject): JsonObject {
+  const message = obj(msg.message);
+  if (!message || !Array.isArray(message.content)) return msg;
+  const content = message.content.map((block) => {
+    const b = obj(block);
+    return b?.type === 'thinking' && typeof b.thinking === 'string' && b.text === undefined ? { ...b, text: b.thinking } : block;
+  });
+  return { ...msg, message: { ...message, content } };
+}
+
 export function createAgent1Adapter(opts: AdapterOptions): AgentAdapter {
   let sessionId: string | undefined;
   return {
@@ -68,8 +82,9 @@ export function createAgent1Adapter(opts: AdapterOptions): AgentAdapter {
       sessionId = str(msg.session_id) ?? sessionId;
       switch (msg.type) {
         case 'assistant':
+          return { events: [event('agent_1-assistant', withThinkingText(msg))], sessionId };
         case 'user':
-          return { events: [event(`agent_1-${msg.type}`, msg)], sessionId };
+          return { events: [event('agent_1-user', msg)], sessionId };
         case 'result': {
           const ok = msg.subtype === 'success' && msg.is_error !== true;
           const errors = Array.isArray(msg.errors) ? msg.errors.filter((e): e is string => typeof e === 'string') : [];

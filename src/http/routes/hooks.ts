@@ -83,7 +83,7 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
         auth: 'apiKey',
         params,
         body: contentBody,
-        response: { status: kind === 'warm' ? 201 : 200, description: 'The saved hook', schema: object({ [key]: hookRecord }) },
+        response: { status: 201, description: 'The saved hook', schema: object({ [key]: hookRecord }) },
         errors: [400, 401, 403, 404],
         handler: async ({ actor, params, body }) => ({ [key]: serializeHook(await hooks.save(actor, params.environmentId, kind, body.content)) }),
       }),
@@ -135,7 +135,8 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
       raw: true,
       response: {
         status: 200,
-        description: 'SSE events `progress`, `output`, `complete` ({exit_code, timed_out, output}) and `error`',
+        description:
+          'SSE events, each with `type` in its data as the event name: `progress` ({message, step, state, exit_code}), `output` ({output}), `complete` ({exit_code, timed_out, output}) and `error` ({message, error, details})',
         contentType: 'text/event-stream',
       },
       errors: [400, 401, 403, 404],
@@ -149,22 +150,23 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
         const sse = openSse(ctx);
         const unsubscribe = await bus.subscribe(channel, (raw) => {
           const message = JSON.parse(raw) as HookStreamMessage;
-          if (message.t === 'output') sse.send('output', { data: message.d });
-          else if (message.t === 'step') sse.send('progress', { step: message.step, state: message.state, exit_code: message.exit_code ?? null });
+          if (message.t === 'output') sse.send('output', { type: 'output', output: message.d });
+          else if (message.t === 'step') sse.send('progress', progress(message.step, message.state, message.exit_code ?? null));
           else ended();
         });
-        sse.send('progress', { step: null, state: 'queued', exit_code: null });
+        sse.send('progress', progress(null, 'queued', null));
         void (async () => {
           try {
             const test = await hooks.test(actor, params.environmentId, 'start', body.content, { signal: sse.signal, streamChannel: channel, testId });
             // The result travels through Temporal and the output through the bus; let the
             // bus catch up so `complete` is the last event.
             await Promise.race([endSeen, new Promise((r) => setTimeout(r, RELAY_DRAIN_MS))]);
-            sse.send('complete', test);
+            sse.send('complete', { type: 'complete', ...test });
           } catch (err) {
             const known = err instanceof DomainError;
             if (!known) logger.error('streamed hook test failed', { err: err as Error, requestId: ctx.state.requestId });
-            sse.send('error', known ? { error: err.message, details: err.details } : { error: 'Internal server error', details: null });
+            const body = known ? { error: err.message, details: err.details } : { error: 'Internal server error', details: null };
+            sse.send('error', { type: 'error', message: body.error, ...body });
           } finally {
             await unsubscribe();
             sse.close();
@@ -199,4 +201,9 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
     }),
   );
   return routes;
+}
+
+/** A `progress` event: the original's `message`, and the step, its state and exit code. */
+function progress(step: string | null, state: string, exitCode: number | null) {
+  return { type: 'progress', message: step ? `${step} ${state}` : state, step, state, exit_code: exitCode };
 }

@@ -53,9 +53,10 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
       auth: 'apiKey',
       params: replicaParams,
       body: createChatBody,
-      response: { status: 201, description: 'The chat', schema: object({ chat: replicaChatSchema }, ['chat']) },
+      // The chat itself, unwrapped, as the original answers here (the workspace path wraps it).
+      response: { status: 201, description: 'The chat', schema: replicaChatSchema },
       errors: [400, 401, 404, 409],
-      handler: async ({ actor, params, body }) => ({ chat: serializeReplicaChat(await service.chats.create(actor, params.id, body)) }),
+      handler: async ({ actor, params, body }) => serializeReplicaChat(await service.chats.create(actor, params.id, body)),
     }),
     defineRoute<ChatIds>({
       method: 'delete',
@@ -80,11 +81,11 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
       tag,
       auth: 'apiKey',
       params: workspaceParams,
-      response: { status: 200, description: 'Chats and the ids of deleted ones', schema: workspaceChatListSchema },
+      response: { status: 200, description: 'Chats, and the most recently deleted ones', schema: workspaceChatListSchema },
       errors: [400, 401, 404],
       handler: async ({ actor, params }) => {
         const { chats, deletedChats } = await service.chats.listForWorkspace(actor, params.workspaceId);
-        return { chats: chats.map(serializeWorkspaceChat), deletedChats };
+        return { chats: chats.map(serializeWorkspaceChat), deletedChats: deletedChats.map(serializeWorkspaceChat) };
       },
     }),
     defineRoute<{ workspaceId: string }, Nothing, CreateChatInput>({

@@ -25,7 +25,7 @@ export function serializeAutomation(row: AutomationRow, secretBox: SecretBox) {
     user_id: row.user_id,
     created_by: row.created_by,
     workspace_auto_stop_minutes: row.workspace_auto_stop_minutes,
-    config: normaliseConfig(row.config, row.config?.provisioning_error ?? null),
+    config: answerConfig(row.config),
     model: row.model,
     plan_mode: row.plan_mode,
     goal_mode: row.goal_mode,
@@ -52,4 +52,10 @@ export function serializeExecution(row: ExecutionRow) {
     error: row.error,
     completed_at: row.completed_at ? row.completed_at.toISOString() : null,
   };
+}
+
+/** The stored config as the original answers it: `provisioning_error` only when there is one. */
+function answerConfig(stored: Parameters<typeof normaliseConfig>[0] & { provisioning_error?: { message: string } | null }) {
+  const { provisioning_error: error, ...config } = normaliseConfig(stored, stored?.provisioning_error ?? null);
+  return error ? { ...config, provisioning_error: error } : config;
 }

@@ -5,7 +5,7 @@
 import type { SkillRow } from '../../db/environmentResourcesRepository';
 import type { Actor } from '../../domain/actor';
 import type { SkillsCatalog } from '../skillsCatalog';
-import { conflictOn, scopedResource, scopedView, type ResourceContext } from './context';
+import { conflictOn, scopedResource, updatableView, type ResourceContext } from './context';
 
 export interface SkillInput {
   name: string;
@@ -18,7 +18,8 @@ const duplicate = conflictOn({
   environment_skills_environment_id_source_unique: 'A skill from this source is already enabled in this environment',
 });
 
-const serialize = (row: SkillRow) => scopedView(row, { name: row.name, slug: row.slug, source: row.source });
+// A membership row never changes (a new source is a new row), so it was last updated when created.
+const serialize = (row: SkillRow) => updatableView({ ...row, updated_at: row.created_at }, { name: row.name, slug: row.slug, source: row.source });
 
 export function createSkillsService(ctx: ResourceContext, catalog: SkillsCatalog) {
   const skills = scopedResource(ctx, ctx.repo.skills, { what: 'Skill', duplicate, serialize });

@@ -41,10 +41,10 @@ export function createChatsService(deps: {
     },
 
     /** The workspace-scoped list works in any state and does not wake (interop §4.9). */
-    async listForWorkspace(actor: Actor, replicaId: string): Promise<{ chats: ChatRow[]; deletedChats: string[] }> {
+    async listForWorkspace(actor: Actor, replicaId: string): Promise<{ chats: ChatRow[]; deletedChats: ChatRow[] }> {
       const replica = await accessReplica(replicas, actor, replicaId);
       const chats = await replicaChats.listWithLastMessage(replica.id);
-      return { chats, deletedChats: await replicaChats.deletedIds(replica.id, DELETED_CHATS_SHOWN) };
+      return { chats, deletedChats: await replicaChats.deleted(replica.id, DELETED_CHATS_SHOWN) };
     },
 
     async create(actor: Actor, replicaId: string, input: CreateChatInput): Promise<ChatRow> {

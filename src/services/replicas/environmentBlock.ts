@@ -12,20 +12,24 @@ export async function environmentBlock(repos: Pick<Repositories, 'environments' 
   const layers = row.environment_id ? await repos.environments.layers(row.organization_id, row.environment_id) : null;
   const global = layers ? null : await repos.environments.findGlobal(row.organization_id);
   const ids = layers ? layers.map((l) => l.environment.id) : global ? [global.id] : [];
-  const [names, orgCredentials, ownCredentials, hookLogs] = await Promise.all([
+  const [names, orgCredentials, ownCredentials, hookLogs, warmLogs] = await Promise.all([
     repos.environmentResources.namesOf(ids),
     repos.credentials.listFor({ organizationId: row.organization_id, userId: null }),
     row.user_id ? repos.credentials.listFor({ organizationId: row.organization_id, userId: row.user_id }) : [],
     repos.replicaLogs.hookLogs(row.id, 'start'),
+    repos.replicaLogs.hookLogs(row.id, 'warm'),
   ]);
   const codingAgents = Object.fromEntries(
     Object.keys(AGENTS).map((agent) => {
       // A personal credential wins over the organization's, as at run time.
       const found = ownCredentials.find((c) => c.agent === agent) ?? orgCredentials.find((c) => c.agent === agent);
-      return [agent, { available: !!found, auth_method: found?.kind ?? null }];
+      // The original requires a string: `none` when the agent has no credential.
+      return [agent, { available: !!found, auth_method: found?.kind ?? 'none' }];
     }),
   );
   const failed = hookLogs.some((h) => h.exit_code !== 0 || h.timed_out);
+  // Warm hooks ran when the workspace came from a warm pool (their logs are copied at claim).
+  const warmFailure = warmLogs.find((h) => h.exit_code !== 0 || h.timed_out);
   return {
     environment_id: row.environment_id,
     engine_version: 'hangar-1',
@@ -35,8 +39,12 @@ export async function environmentBlock(repos: Pick<Repositories, 'environments' 
     integrations: { github: false, gitlab: false, linear: false, slack: false, google: false },
     coding_agents: codingAgents,
     hooks: {
-      global_warm_hook: null,
-      repositories: row.repositories.map((r) => ({ repository_name: r.name, warm_hook: null, start_hook: null })),
+      global_warm_hook: {
+        status: warmLogs.length === 0 ? 'none' : warmFailure ? 'failed' : 'completed',
+        details: warmFailure ? (warmFailure.timed_out ? 'timed out' : `exited with code ${warmFailure.exit_code}`) : null,
+      },
+      // Hangar runs no per-repository hooks (replicas.json); the original's strings say so.
+      repositories: row.repositories.map((r) => ({ repository_name: r.name, warm_hook: 'none', start_hook: 'none' })),
       environment_start_hooks: { status: hookLogs.length === 0 ? 'none' : failed ? 'failed' : 'completed', count: hookLogs.length },
     },
     provisioning_error: (row.config.provisioning_error as { message?: string } | undefined) ?? null,

@@ -12,6 +12,7 @@ import { checkModes, messageAndModes } from '../../domain/replicas';
 import type { ReplicaEventEmitter } from '../../events/replicaEvents';
 import type { TemporalGateway } from '../../temporal/gateway';
 import { accessReplica } from './access';
+import { engineChatSummary } from './serialize';
 
 export interface SendMessageInput {
   message: string;
@@ -73,7 +74,7 @@ export function createMessagesService(deps: {
         await replicas.touch(row.id, input.model ? { agentModels: { ...row.agent_models, [agent]: input.model } } : {}, trx);
         return { chat, created, messageId, position: ahead };
       });
-      if (result.created) await events.emit(row.id, 'chat.created', { chat: { id: result.chat.id, provider: agent, title: result.chat.title, processing: false } });
+      if (result.created) await events.emit(row.id, 'chat.created', { chat: engineChatSummary(result.chat) });
       const queued = result.position > 0 || row.status !== 'active';
       await events.emit(row.id, 'chat.turn.accepted', { chatId: result.chat.id, messageId: result.messageId, queued, position: result.position });
       await deps.temporal.requestWork(row.id, result.chat.id);

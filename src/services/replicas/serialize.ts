@@ -7,6 +7,7 @@
 import type { ChatRow } from '../../db/replicaChatsRepository';
 import type { HookLogRow } from '../../db/replicaLogsRepository';
 import type { ReplicaRow } from '../../db/replicasRepository';
+import { chatSummary } from '../../domain/replicas';
 
 const LAST_MESSAGE_PREVIEW_CHARS = 200;
 
@@ -37,13 +38,7 @@ export function serializeReplicaChat(row: ChatRow) {
 
 export function serializeWorkspaceChat(row: ChatRow) {
   return {
-    id: row.id,
-    provider: row.provider,
-    title: row.title,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
-    processing: row.processing,
-    parentChatId: row.parent_chat_id,
+    ...chatSummary(row),
     ...(row.last_message_text ? { lastMessageText: row.last_message_text.slice(0, LAST_MESSAGE_PREVIEW_CHARS) } : {}),
   };
 }
@@ -58,7 +53,8 @@ export function serializeHookLog(row: HookLogRow) {
       : {
           hookType: row.hook_type,
           hookName: row.hook_name,
-          repoName: row.hook_type === 'repository' ? row.hook_name : null,
+          // Deprecated in the original, and as it says: the repository's name, else `environment`.
+          repoName: row.hook_type === 'repository' ? row.hook_name : 'environment',
           hookCommands: row.script.split('\n').filter((line) => line.trim() !== ''),
         };
   return {

@@ -46,7 +46,6 @@ describe('automations API', () => {
     expect(a.config).to.deep.equal({
       capabilities: { pr_followups: false, read_only_contents: false },
       preferences: { keep_open_on_pr_merge: false, keep_open_on_pr_close: false },
-      provisioning_error: null,
     });
     within(a.cron_next_fire_at, nextFireAt(parseCron('0 3 * * *'), 'Europe/Paris', before));
     expect(new Date(a.cron_next_fire_at).getTime()).to.be.greaterThan(before.getTime());
@@ -225,7 +224,6 @@ describe('automations API', () => {
       expect(b.config).to.deep.equal({
         capabilities: { pr_followups: false, read_only_contents: false },
         preferences: { keep_open_on_pr_merge: true, keep_open_on_pr_close: false },
-        provisioning_error: null,
       });
       const c = (await api.patch(`/v1/automations/${a.id}`, { config: {} })).body.automation;
       expect(c.config.preferences.keep_open_on_pr_merge).to.equal(false);

@@ -14,7 +14,7 @@ describe('start hooks and warm hooks', () => {
     const api = as(org.org_api_key);
     expect((await api.get('/v1/environments/global/start-hooks')).body).to.deep.equal({ start_hook: null });
     const v1 = await api.post('/v1/environments/global/start-hooks/save', { content: 'echo one' });
-    expect(v1.status).to.equal(200);
+    expect(v1.status).to.equal(201);
     expect(v1.body.start_hook).to.include({ version: 1, content: 'echo one', is_active: true });
     const v2 = await api.post('/v1/environments/global/start-hooks/save', { content: 'echo two' });
     expect(v2.body.start_hook).to.include({ version: 2, content: 'echo two' });
@@ -143,7 +143,9 @@ describe('start hooks and warm hooks', () => {
     const names = res.events.map((e) => e.event);
     expect(names[0]).to.equal('progress');
     expect(names.at(-1)).to.equal('complete');
-    const streamed = res.events.filter((e) => e.event === 'output').map((e) => e.data.data).join('');
+    // Each event's data names its type, as the original's do.
+    expect(res.events.every((e) => e.data.type === e.event)).to.equal(true);
+    const streamed = res.events.filter((e) => e.event === 'output').map((e) => e.data.output).join('');
     expect(streamed).to.include('line-1\nline-2\nline-3');
     expect(res.events.some((e) => e.event === 'progress' && e.data.state === 'finished' && e.data.exit_code === 4)).to.equal(true);
     expect(res.events.at(-1)!.data).to.include({ exit_code: 4, timed_out: false });

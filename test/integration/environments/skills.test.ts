@@ -15,7 +15,8 @@ describe('environment skills', () => {
     const skill = created.body.environment_skill;
     expect(skill).to.include({ ...pdf, organization_id: org.organization_id, environment_id: env.id });
     expect(skill.id).to.match(/^[0-9a-f-]{36}$/);
-    expect(Object.keys(skill).sort()).to.deep.equal(['created_at', 'environment_id', 'id', 'name', 'organization_id', 'slug', 'source']);
+    expect(Object.keys(skill).sort()).to.deep.equal(['created_at', 'environment_id', 'id', 'name', 'organization_id', 'slug', 'source', 'updated_at']);
+    expect(skill.updated_at).to.equal(skill.created_at);
     await api.post(base, { name: 'Code Review', slug: 'code-review', source: 'github:devflow/skills/code-review' });
 
     const list = await api.get(base);

@@ -117,11 +117,11 @@ describe('replica activity API', () => {
       const id = randomUUID();
       const created = await api.post(`/v1/replica/${replica}/chats`, { provider: 'agent_3', id, title: 'Refactor', parentChatId: parent, clientRequestId: 'req-1' });
       expect(created.status).to.equal(201);
-      expect(created.body.chat).to.include({ id, provider: 'agent_3', title: 'Refactor', processing: false, parent_chat_id: parent });
+      expect(created.body).to.include({ id, provider: 'agent_3', title: 'Refactor', processing: false, parent_chat_id: parent });
 
       const plain = await api.post(`/v1/replica/${replica}/chats`, { provider: 'agent_1' });
       expect(plain.status).to.equal(201);
-      expect(plain.body.chat.title).to.equal('New chat');
+      expect(plain.body.title).to.equal('New chat');
 
       const events = await eventsOf(replica);
       expect(events.map((e) => e.type)).to.deep.equal(['chat.created', 'chat.created']);
@@ -179,7 +179,9 @@ describe('replica activity API', () => {
       expect(await eventsOf(replica)).to.deep.equal([{ type: 'chat.deleted', payload: { chatId: chat } }]);
       expect((await api.delete(`/v1/replica/${replica}/chats/${chat}`)).status).to.equal(404);
       expect((await api.get(`/v1/replica/${replica}/chats/${chat}/queue`)).status).to.equal(404);
-      expect((await api.get(`/v1/workspaces/${replica}/chats`)).body.deletedChats).to.deep.equal([chat]);
+      const { deletedChats } = (await api.get(`/v1/workspaces/${replica}/chats`)).body;
+      expect(deletedChats.map((c: { id: string }) => c.id)).to.deep.equal([chat]);
+      expect(deletedChats[0]).to.include.keys(['provider', 'title', 'createdAt', 'updatedAt', 'processing', 'parentChatId']);
     });
 
     it('serves the workspace-scoped chat API in camelCase without waking the workspace', async () => {
@@ -427,7 +429,7 @@ describe('replica activity API', () => {
         },
       ]);
       expect(res.body.start_hooks.logs).to.deep.equal([
-        { hookType: 'environment', hookName: 'environment', repoName: null, hookCommands: ['make setup'], output: 'done', outputTruncated: false, outputTotalChars: 4, exitCode: 2, timedOut: false, executedAt: at(2).toISOString() },
+        { hookType: 'environment', hookName: 'environment', repoName: 'environment', hookCommands: ['make setup'], output: 'done', outputTruncated: false, outputTotalChars: 4, exitCode: 2, timedOut: false, executedAt: at(2).toISOString() },
         { hookType: 'repository', hookName: 'api', repoName: 'api', hookCommands: ['npm ci', 'npm test'], output: 'ok', outputTruncated: false, outputTotalChars: 2, exitCode: 0, timedOut: false, executedAt: at(3).toISOString() },
       ]);
       const none = await insertReplica(org.organization_id);

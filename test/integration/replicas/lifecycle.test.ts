@@ -75,7 +75,7 @@ describe('replicas: a workspace from create to delete', function () {
     expect(details).to.include({ status: 'active', coding_agent: 'agent_1', waking: false });
     expect(details.environment.env_vars_set).to.deep.equal(['GREETING']);
     expect(JSON.stringify(details.environment)).not.to.include('hello-from-env');
-    expect(details.environment.coding_agents.agent_1).to.deep.equal({ available: false, auth_method: null });
+    expect(details.environment.coding_agents.agent_1).to.deep.equal({ available: false, auth_method: 'none' });
     expect(details.environment.hooks.environment_start_hooks).to.deep.equal({ status: 'completed', count: 1 });
 
     // A follow-up message in the same chat.

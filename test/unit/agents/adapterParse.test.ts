@@ -23,6 +23,8 @@ describe('agent adapter stream parsing', () => {
     ]);
     expect(types(parsed)).to.deep.equal(['agent_1-system', 'agent_1-assistant', 'agent_1-assistant', 'agent_1-user', 'agent_1-result']);
     expect(parsed[0]!.sessionId).to.equal('s-1');
+    // A thinking block also carries `text`, where the original's history documents it.
+    expect((parsed[1]!.events[0]!.payload as { message: { content: unknown[] } }).message.content[0]).to.deep.equal({ type: 'thinking', thinking: 'hmm', text: 'hmm' });
     expect((parsed[2]!.events[0]!.payload as { message: { content: unknown[] } }).message.content[0]).to.deep.equal({ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } });
     expect(parsed.slice(0, -1).every((p) => p.result === undefined)).to.equal(true);
     expect(last(parsed).result).to.deep.equal({ ok: true, sessionId: 's-1', text: 'Done: a.txt' });

@@ -1,0 +1,94 @@
+/**
+ * Answers checked against the original service's own response schemas (its OpenAPI 2.0.0,
+ * the parts in test/fixtures/original-openapi/schemas.json), as an existing client of the
+ * original would read them: required fields present, types and enums as documented.
+ */
+import { expect } from 'chai';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { harness } from '../../support/harness';
+import { as, newOrg, request } from '../../support/http';
+import { sseData } from '../../support/sse';
+import { until } from '../../support/wait';
+
+const { schemas } = JSON.parse(readFileSync(join(__dirname, '../../fixtures/original-openapi/schemas.json'), 'utf8')) as { schemas: Record<string, object> };
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addSchema({ $id: 'original', components: { schemas } });
+
+/** Asserts `body` is a valid `name` of the original's document. */
+function expectShape(name: string, body: unknown): void {
+  const validate = ajv.getSchema(`original#/components/schemas/${name}`)!;
+  const ok = validate(body);
+  expect(ok, `${name}: ${ajv.errorsText(validate.errors, { separator: '\n' })}\n${JSON.stringify(body).slice(0, 1500)}`).to.equal(true);
+}
+
+const V = { 'X-Api-Version': '2026-05-17' };
+
+/** The event types of the original's `EngineEvent`; `replica.status.changed` is Hangar's own. */
+const ORIGINAL_EVENTS = new Set(
+  ((schemas.EngineEvent as { oneOf: Array<{ title: string }> }).oneOf ?? []).map((e) => e.title),
+);
+
+describe('answers in the original service’s documented shapes', function () {
+  this.timeout(120_000);
+
+  it('environment skills, the start-hook save, and the Error body', async () => {
+    const { org_api_key: key } = await newOrg('shapes-env');
+    const api = as(key);
+    const env = (await api.post('/v1/environments', { name: 'shapes' })).body.environment;
+    const skill = await api.post(`/v1/environments/${env.id}/skills`, { name: 'Code Review', slug: 'code-review', source: 'github:devflow/skills/code-review' });
+    expectShape('EnvironmentSkillResponse', skill.body);
+    expectShape('ListEnvironmentSkillsResponse', (await api.get(`/v1/environments/${env.id}/skills`)).body);
+
+    const saved = await api.post(`/v1/environments/${env.id}/start-hooks/save`, { content: 'echo ready' });
+    expect(saved.status).to.equal(201);
+    expectShape('SaveStartHookResponse', saved.body);
+    const cleared = await api.post(`/v1/environments/${env.id}/start-hooks/save`, { content: '' });
+    expect(cleared.status).to.equal(201);
+    expectShape('SaveStartHookResponse', cleared.body);
+
+    const missing = await api.get('/v1/environments/00000000-0000-4000-8000-000000000000/skills');
+    expect(missing.status).to.equal(404);
+    expectShape('Error', missing.body);
+  });
+
+  it('a replica with its environment block, hook logs, chats and events stream', async () => {
+    const { org_api_key: key } = await newOrg('shapes-replica');
+    const api = as(key);
+    const env = (await api.post('/v1/environments', { name: 'shapes-hooked' })).body.environment;
+    await api.post(`/v1/environments/${env.id}/start-hooks/save`, { content: 'echo prepared' });
+    const created = await request('POST', '/v1/replica', { key, headers: V, body: { name: 'shapes', message: 'hello', environment_id: env.id } });
+    expect(created.status).to.equal(201);
+    const id = created.body.replica.id as string;
+    await until('the replica to be active', async () => (await harness().database.db('replicas').where({ id }).first('status')).status === 'active', 90_000);
+
+    expectShape('GetReplicaResponse', (await api.get(`/v1/replica/${id}?include=environment`)).body);
+    const hooks = (await api.get(`/v1/replica/${id}/hooks`)).body;
+    expect(hooks.start_hooks.logs).to.have.length(1);
+    expectShape('HooksResponse', hooks);
+
+    // The stream's events of the kinds the original documents, in its EngineEvent shapes.
+    const stream = await fetch(`${harness().baseUrl}/v1/replica/${id}/events?after=0`, { headers: { authorization: `Bearer ${key}` } });
+    const seen: string[] = [];
+    for await (const event of sseData<{ type: string }>(stream)) {
+      seen.push(event.type);
+      if (ORIGINAL_EVENTS.has(event.type)) expectShape('EngineEvent', event);
+      if (event.type === 'chat.turn.completed') break;
+    }
+    for (const type of ['chat.created', 'hooks.started', 'hooks.completed', 'chat.turn.started', 'chat.turn.delta', 'chat.updated']) expect(seen).to.include(type);
+
+    const chat = await api.post(`/v1/replica/${id}/chats`, { provider: 'agent_1', title: 'second' });
+    expect(chat.status).to.equal(201);
+    expectShape('ReplicaChat', chat.body);
+
+    const workspaceChat = await api.post(`/v1/workspaces/${id}/chats`, { provider: 'agent_2', title: 'third' });
+    expectShape('CreateWorkspaceChatResponse', workspaceChat.body);
+    expect((await api.delete(`/v1/replica/${id}/chats/${workspaceChat.body.chat.id}`)).status).to.equal(200);
+    const listed = (await api.get(`/v1/workspaces/${id}/chats`)).body;
+    expectShape('WorkspaceChatListResponse', listed);
+    expect(listed.deletedChats.map((c: { id: string }) => c.id)).to.include(workspaceChat.body.chat.id);
+  });
+});
