@@ -98,9 +98,14 @@ export function createApp(options: AppOptions): Koa {
       } else if (body !== undefined && route.method !== 'delete') {
         throw invalid('Invalid body', 'body: this operation takes no body');
       }
-      const result = await route.handler({ params, query, body, actor: ctx.state.actor as Actor, ctx });
+      let status = route.response.status;
+      const useAlternate = () => {
+        if (!route.response.alternate) throw new Error(`${route.operationId} has no alternate status`);
+        status = route.response.alternate.status;
+      };
+      const result = await route.handler({ params, query, body, actor: ctx.state.actor as Actor, ctx, useAlternate });
       if (route.raw) return;
-      ctx.status = route.response.status;
+      ctx.status = status;
       ctx.body = result;
     });
   }

@@ -39,6 +39,10 @@ export function buildOpenApi(routes: Route[], info: { version: string }): Record
           : {}),
       },
     };
+    if (route.response.alternate) {
+      const { status, description } = route.response.alternate;
+      responses[status] = { ...(responses[route.response.status] as object), description };
+    }
     for (const status of route.errors) {
       responses[status] = { description: STATUS_TEXT[status] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
     }

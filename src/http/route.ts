@@ -14,6 +14,8 @@ export interface RouteInput<P, Q, B> {
   body: B;
   actor: Actor;
   ctx: Context;
+  /** Answers with the route's `response.alternate` status instead of its main one. */
+  useAlternate(): void;
 }
 
 export interface Route<P = any, Q = any, B = any> {
@@ -33,7 +35,14 @@ export interface Route<P = any, Q = any, B = any> {
   body?: JsonSchema;
   /** Body is optional (e.g. DELETE); by default a route with a body schema requires one. */
   bodyOptional?: boolean;
-  response: { status: number; description: string; schema?: JsonSchema; contentType?: string };
+  response: {
+    status: number;
+    description: string;
+    schema?: JsonSchema;
+    contentType?: string;
+    /** Another success status with the same body (e.g. 202 when queued): the handler picks it with `useAlternate()`. */
+    alternate?: { status: number; description: string };
+  };
   /** Error statuses this operation documents (always with the Error body). */
   errors: number[];
   /** Returns the body; `raw` handlers write `ctx` themselves (streams, HTML). */

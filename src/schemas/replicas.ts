@@ -69,6 +69,23 @@ export const sendMessageBody = object(
   ['message'],
 );
 
+/** The workspace API's message (camelCase, interop §4.10); `submittedAt` is accepted and not used. */
+const workspaceMessageFields = {
+  message,
+  messageId: uuid,
+  submittedAt: { type: 'string', format: 'date-time' },
+  model: { type: 'string', minLength: 1, maxLength: 200 },
+  images: { type: 'array', maxItems: 10, items: image },
+  planMode: { type: 'boolean' },
+  goalMode: { type: 'boolean' },
+  fastMode: { type: 'boolean' },
+  thinkingLevel: thinking,
+};
+export const workspaceMessageBody = object(workspaceMessageFields, ['message']);
+export const deferredMessageBody = object({ ...workspaceMessageFields, provider: agent, chatId: uuid, generateName: { type: 'boolean' } }, ['message', 'provider']);
+export const workspaceMessageAnswer = object({ messageId: uuid, queued: { type: 'boolean' }, position: { type: 'integer' } }, ['messageId', 'queued', 'position']);
+export const deferredMessageAnswer = object({ status: { const: 'waking' }, chatId: uuid, messageId: uuid }, ['status', 'chatId', 'messageId']);
+
 export const replicaListItemSchema: JsonSchema = {
   type: 'object',
   required: ['id', 'name', 'status', 'source', 'created_at', 'last_activity_at', 'repositories', 'pull_requests'],

@@ -1,7 +1,24 @@
 import { invalid } from '../../domain/errors';
 import { object, successSchema, uuid } from '../../schemas/common';
-import { createReplicaBody, listReplicasQuery, replicaListItemSchema, sendMessageBody } from '../../schemas/replicas';
-import { serializeReplicaListItem, type CreateReplicaInput, type ReplicaRow, type ReplicasService, type SendMessageInput } from '../../services/replicas';
+import {
+  createReplicaBody,
+  deferredMessageAnswer,
+  deferredMessageBody,
+  listReplicasQuery,
+  replicaListItemSchema,
+  sendMessageBody,
+  workspaceMessageAnswer,
+  workspaceMessageBody,
+} from '../../schemas/replicas';
+import {
+  serializeReplicaListItem,
+  type CreateReplicaInput,
+  type DeferredMessageInput,
+  type ReplicaRow,
+  type ReplicasService,
+  type SendMessageInput,
+  type WorkspaceMessageInput,
+} from '../../services/replicas';
 import { defineRoute, type Route } from '../route';
 
 const tag = 'Replica';
@@ -165,6 +182,41 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
       },
       errors: [400, 401, 404, 409],
       handler: ({ actor, params, body }) => replicas.sendMessage(actor, params.id, body),
+    }),
+    defineRoute<{ workspaceId: string; chatId: string }, Record<string, never>, WorkspaceMessageInput>({
+      method: 'post',
+      path: '/v1/workspaces/:workspaceId/chats/:chatId/messages',
+      operationId: 'sendWorkspaceChatMessage',
+      summary: 'Send a message to a chat of a workspace in any state but archived or error (queued while it prepares or sleeps)',
+      tag,
+      auth: 'apiKey',
+      params: object({ workspaceId: uuid, chatId: uuid }, ['workspaceId', 'chatId']),
+      body: workspaceMessageBody,
+      response: {
+        status: 200,
+        description: 'Accepted by the active workspace',
+        schema: workspaceMessageAnswer,
+        alternate: { status: 202, description: 'Queued while the workspace prepares or wakes; delivered in order' },
+      },
+      errors: [400, 401, 404, 409],
+      handler: async ({ actor, params, body, useAlternate }) => {
+        const { accepted, ...answer } = await replicas.sendToChat(actor, params.workspaceId, params.chatId, body);
+        if (!accepted) useAlternate();
+        return answer;
+      },
+    }),
+    defineRoute<{ workspaceId: string }, Record<string, never>, DeferredMessageInput>({
+      method: 'post',
+      path: '/v1/workspaces/:workspaceId/messages/deferred',
+      operationId: 'sendDeferredWorkspaceMessage',
+      summary: 'Queue a message in a new or given chat and wake the workspace',
+      tag,
+      auth: 'apiKey',
+      params: object({ workspaceId: uuid }, ['workspaceId']),
+      body: deferredMessageBody,
+      response: { status: 202, description: 'Queued; the workspace is waking', schema: deferredMessageAnswer },
+      errors: [400, 401, 404, 409],
+      handler: ({ actor, params, body }) => replicas.sendDeferred(actor, params.workspaceId, body),
     }),
   ];
 }

@@ -98,6 +98,8 @@ export function createReplicasService(deps: ReplicasDeps) {
     queue: createQueueService({ repos, events }),
     history: createHistoryService({ repos, wakeIfAsleep }),
     sendMessage: messages.send,
+    sendToChat: messages.sendToChat,
+    sendDeferred: messages.sendDeferred,
     environmentBlock: (row: ReplicaRow) => environmentBlock(repos, row),
 
     /** The engine secret of a workspace authenticates calls made from inside it. */
@@ -235,7 +237,7 @@ export function createReplicasService(deps: ReplicasDeps) {
 export type ReplicasService = ReturnType<typeof createReplicasService>;
 export type { CreateChatInput } from './chats';
 export type { HistoryQuery } from './history';
-export type { SendMessageInput } from './messages';
+export type { DeferredMessageInput, SendMessageInput, WorkspaceMessageInput } from './messages';
 export type { QueueView } from './queue';
 export { engineChatSummary, serializeHookLog, serializeReplicaChat, serializeReplicaListItem, serializeWorkspaceChat } from './serialize';
 export type { ReplicaRow };

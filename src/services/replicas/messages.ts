@@ -7,7 +7,9 @@ import { randomUUID } from 'node:crypto';
 import type { AgentId, ThinkingLevel } from '../../agents/catalog';
 import type { Repositories } from '../../db';
 import type { Actor } from '../../domain/actor';
-import { conflict, invalid } from '../../domain/errors';
+import { isUniqueViolation } from '../../db/errors';
+import type { ReplicaRow } from '../../db/replicasRepository';
+import { conflict, invalid, notFound } from '../../domain/errors';
 import { checkModes, messageAndModes } from '../../domain/replicas';
 import type { ReplicaEventEmitter } from '../../events/replicaEvents';
 import type { TemporalGateway } from '../../temporal/gateway';
@@ -28,6 +30,39 @@ export interface SendMessageInput {
   senderEmail?: string;
 }
 
+/** How the workspace-scoped operations pick the chat of a message. */
+type ChatChoice =
+  | { kind: 'latest_or_given'; chatId?: string }
+  | { kind: 'existing'; chatId: string }
+  | { kind: 'select_or_create'; chatId?: string; provider: AgentId; title: string };
+
+export interface WorkspaceMessageInput {
+  message: string;
+  messageId?: string;
+  model?: string;
+  images?: unknown[];
+  planMode?: boolean;
+  goalMode?: boolean;
+  fastMode?: boolean;
+  thinkingLevel?: ThinkingLevel;
+}
+
+export interface DeferredMessageInput extends WorkspaceMessageInput {
+  provider: AgentId;
+  chatId?: string;
+  generateName?: boolean;
+}
+
+const snakeCase = (input: WorkspaceMessageInput): SendMessageInput => ({
+  message: input.message,
+  ...(input.model === undefined ? {} : { model: input.model }),
+  ...(input.images === undefined ? {} : { images: input.images }),
+  ...(input.planMode === undefined ? {} : { plan_mode: input.planMode }),
+  ...(input.goalMode === undefined ? {} : { goal_mode: input.goalMode }),
+  ...(input.fastMode === undefined ? {} : { fast_mode: input.fastMode }),
+  ...(input.thinkingLevel === undefined ? {} : { thinking_level: input.thinkingLevel }),
+});
+
 export function createMessagesService(deps: {
   repos: Pick<Repositories, 'transact' | 'replicas' | 'replicaChats' | 'replicaMessages'>;
   events: ReplicaEventEmitter;
@@ -37,33 +72,38 @@ export function createMessagesService(deps: {
   const { repos, events } = deps;
   const { replicas, replicaChats, replicaMessages } = repos;
 
-  return {
-    async send(actor: Actor, id: string, input: SendMessageInput) {
-      const row = await accessReplica(replicas, actor, id);
-      if (row.status === 'error') throw conflict('The workspace is in error', (row.config.provisioning_error as { message?: string } | undefined)?.message ?? null);
-      const { message, flags } = messageAndModes(input);
-      const agent = (input.coding_agent ?? row.coding_agent) as AgentId;
-      checkModes(agent, { ...flags, thinking_level: input.thinking_level });
-      await deps.checkModel(row.organization_id, agent, input.model ?? null);
-      const model = input.model ?? row.agent_models[agent] ?? null;
+  /** Queues a message in the chosen chat of a replica the actor may use; tells the events stream and the workflow. */
+  async function accept(row: ReplicaRow, actor: Actor, input: SendMessageInput & { message_id?: string }, choice: ChatChoice) {
+    if (row.status === 'error') throw conflict('The workspace is in error', (row.config.provisioning_error as { message?: string } | undefined)?.message ?? null);
+    const { message, flags } = messageAndModes(input);
+    // A message to a given chat runs that chat's agent (checked against its modes and models).
+    const existing = choice.kind === 'existing' ? await replicaChats.find(row.id, choice.chatId) : null;
+    if (choice.kind === 'existing' && !existing) throw notFound('Chat');
+    const agent = (choice.kind === 'select_or_create' ? choice.provider : (existing?.provider ?? input.coding_agent ?? row.coding_agent)) as AgentId;
+    checkModes(agent, { ...flags, thinking_level: input.thinking_level });
+    await deps.checkModel(row.organization_id, agent, input.model ?? null);
+    const model = input.model ?? row.agent_models[agent] ?? null;
 
-      const result = await repos.transact(async (trx) => {
+    const result = await repos
+      .transact(async (trx) => {
         await replicas.lock(row.id, trx);
-        let chat = input.chat_id ? await replicaChats.find(row.id, input.chat_id, {}, trx) : await replicaChats.latest(row.id, trx);
-        if (input.chat_id && !chat) throw invalid('Invalid body', 'body.chat_id: no such chat in this replica');
+        let chat = choice.chatId ? await replicaChats.find(row.id, choice.chatId, {}, trx) : choice.kind === 'latest_or_given' ? await replicaChats.latest(row.id, trx) : null;
+        if (choice.chatId && !chat && choice.kind === 'latest_or_given') throw invalid('Invalid body', 'body.chat_id: no such chat in this replica');
+        if (!chat && choice.kind === 'existing') throw notFound('Chat');
         let created = false;
         if (!chat) {
-          chat = await replicaChats.insert({ id: randomUUID(), replica_id: row.id, provider: agent, title: message.slice(0, 80) }, trx);
+          const title = choice.kind === 'select_or_create' ? choice.title : message.slice(0, 80);
+          chat = await replicaChats.insert({ id: choice.chatId ?? randomUUID(), replica_id: row.id, provider: agent, title }, trx);
           created = true;
         }
-        const messageId = randomUUID();
+        const messageId = input.message_id ?? randomUUID();
         const { ahead } = await replicaMessages.enqueue(
           {
             id: messageId,
             replica_id: row.id,
             chat_id: chat.id,
             content: message,
-            coding_agent: agent,
+            coding_agent: choice.kind === 'select_or_create' ? (chat.provider as AgentId) : agent,
             model,
             options: { ...flags, thinking_level: input.thinking_level ?? null, images: input.images ?? [] },
             sender_user_id: input.senderUserId ?? actor.userId,
@@ -73,13 +113,52 @@ export function createMessagesService(deps: {
         );
         await replicas.touch(row.id, input.model ? { agentModels: { ...row.agent_models, [agent]: input.model } } : {}, trx);
         return { chat, created, messageId, position: ahead };
+      })
+      .catch((err: unknown) => {
+        // A client-chosen id already taken (a message id, or a chat id of any workspace).
+        if (isUniqueViolation(err)) throw conflict('A message or chat with this id already exists');
+        throw err;
       });
-      if (result.created) await events.emit(row.id, 'chat.created', { chat: engineChatSummary(result.chat) });
-      const queued = result.position > 0 || row.status !== 'active';
-      await events.emit(row.id, 'chat.turn.accepted', { chatId: result.chat.id, messageId: result.messageId, queued, position: result.position });
-      await deps.temporal.requestWork(row.id, result.chat.id);
-      const status = row.status === 'sleeping' || row.status === 'archived' ? 'waking' : queued ? 'queued' : 'sent';
-      return { status, message_id: result.messageId, position: queued ? result.position : null, chat_id: result.chat.id };
+    if (result.created) await events.emit(row.id, 'chat.created', { chat: engineChatSummary(result.chat) });
+    const queued = result.position > 0 || row.status !== 'active';
+    await events.emit(row.id, 'chat.turn.accepted', { chatId: result.chat.id, messageId: result.messageId, queued, position: result.position });
+    await deps.temporal.requestWork(row.id, result.chat.id);
+    return { row, chatId: result.chat.id, messageId: result.messageId, queued, position: result.position };
+  }
+
+  /** The workspace operations take no message for an archived or failed workspace (interop §4.10). */
+  async function openWorkspace(actor: Actor, id: string): Promise<ReplicaRow> {
+    const row = await accessReplica(replicas, actor, id);
+    if (row.status === 'archived') throw conflict('The workspace is archived');
+    return row;
+  }
+
+  return {
+    async send(actor: Actor, id: string, input: SendMessageInput) {
+      const row = await accessReplica(replicas, actor, id);
+      const sent = await accept(row, actor, input, { kind: 'latest_or_given', ...(input.chat_id ? { chatId: input.chat_id } : {}) });
+      const status = row.status === 'sleeping' || row.status === 'archived' ? 'waking' : sent.queued ? 'queued' : 'sent';
+      return { status, message_id: sent.messageId, position: sent.queued ? sent.position : null, chat_id: sent.chatId };
+    },
+
+    /** `POST /v1/workspaces/{id}/chats/{chatId}/messages`: `accepted` is false while the workspace is not active (202). */
+    async sendToChat(actor: Actor, id: string, chatId: string, input: WorkspaceMessageInput) {
+      const row = await openWorkspace(actor, id);
+      const sent = await accept(row, actor, { ...snakeCase(input), ...(input.messageId ? { message_id: input.messageId } : {}) }, { kind: 'existing', chatId });
+      return { messageId: sent.messageId, queued: sent.queued, position: sent.position, accepted: row.status === 'active' };
+    },
+
+    /** `POST /v1/workspaces/{id}/messages/deferred`: the chat is selected or created, the workspace woken. */
+    async sendDeferred(actor: Actor, id: string, input: DeferredMessageInput) {
+      const row = await openWorkspace(actor, id);
+      const title = input.generateName === false ? 'New chat' : messageAndModes({ message: input.message }).message.slice(0, 80);
+      const sent = await accept(
+        row,
+        actor,
+        { ...snakeCase(input), ...(input.messageId ? { message_id: input.messageId } : {}) },
+        { kind: 'select_or_create', provider: input.provider, title, ...(input.chatId ? { chatId: input.chatId } : {}) },
+      );
+      return { status: 'waking' as const, chatId: sent.chatId, messageId: sent.messageId };
     },
   };
 }
