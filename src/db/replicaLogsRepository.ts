@@ -58,6 +58,11 @@ export function createReplicaLogsRepository(db: Knex) {
       return newestFirst.reverse();
     },
 
+    /** The chat's newest events of one type, newest first. */
+    async newestAgentEvents(replicaId: string, chatId: string, type: string, limit: number, trx: Knex = db): Promise<AgentEventRow[]> {
+      return (await events(replicaId, chatId, trx).where({ type }).orderBy('id', 'desc').limit(limit).select('id', 'message_id', 'timestamp', 'type', 'payload')) as AgentEventRow[];
+    },
+
     async insertHookLogs(replicaId: string, logs: NewHookLog[], trx: Knex = db): Promise<void> {
       if (logs.length === 0) return;
       await trx('replica_hook_logs').insert(logs.map((log) => ({ ...log, id: randomUUID(), replica_id: replicaId })));

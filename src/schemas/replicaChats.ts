@@ -140,3 +140,18 @@ export const hookLogsSchema: JsonSchema = {
   required: ['warm_hooks', 'start_hooks'],
   properties: { warm_hooks: logs, start_hooks: logs },
 };
+
+export const slashCommandsSchema: JsonSchema = {
+  type: 'object',
+  required: ['commands'],
+  properties: {
+    commands: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['command', 'description', 'providers'],
+        properties: { command: { type: 'string' }, description: { type: 'string' }, argumentHint: { type: 'string' }, providers: { type: 'array', items: { type: 'string' } } },
+      },
+    },
+  },
+};

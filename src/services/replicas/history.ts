@@ -8,6 +8,9 @@ import type { Actor } from '../../domain/actor';
 import { accessChat, accessReplica } from './access';
 import { serializeHookLog } from './serialize';
 
+/** System events looked at for the newest session start (a turn writes a few: init, retries, hooks). */
+const INIT_LOOKBACK = 50;
+
 export interface HistoryQuery {
   chat_id?: string;
   limit: number;
@@ -47,6 +50,22 @@ export function createHistoryService(deps: {
         ...base,
         senders,
       };
+    },
+
+    /**
+     * The slash commands of a chat: those its agent's CLI reported when its session started
+     * (Claude Code's `init` lists them). The other CLIs report none in their JSON output,
+     * and Hangar adds no commands of its own, so their list is empty.
+     */
+    async slashCommands(actor: Actor, replicaId: string, chatId: string) {
+      const replica = await accessReplica(replicas, actor, replicaId);
+      const chat = await accessChat(replicaChats, replica.id, chatId);
+      if (chat.provider !== 'agent_1') return { commands: [] };
+      const rows = await replicaLogs.newestAgentEvents(replica.id, chat.id, 'agent_1-system', INIT_LOOKBACK);
+      const init = rows.map((r) => r.payload as { subtype?: unknown; slash_commands?: unknown }).find((p) => p.subtype === 'init' && Array.isArray(p.slash_commands));
+      const names = ((init?.slash_commands ?? []) as unknown[]).filter((n): n is string => typeof n === 'string' && n !== '');
+      // The CLI names them without descriptions.
+      return { commands: names.map((name) => ({ command: `/${name}`, description: '', providers: ['agent_1'] })) };
     },
 
     async hookLogs(actor: Actor, replicaId: string) {

@@ -7,4 +7,5 @@ describeAgent({
   eventTypes: ['agent_1-assistant', 'agent_1-system', 'agent_1-user', 'agent_1-result'],
   configFile: '/home/hangar/.hangar/agent_1/mcp.json',
   mcp: true,
+  slashCommand: '/compact',
 });

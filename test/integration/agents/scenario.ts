@@ -25,6 +25,8 @@ export interface AgentScenario {
   eventTypes: string[];
   /** Whether the CLI loads MCP servers (pi has none). */
   mcp: boolean;
+  /** A slash command the CLI reports at a session's start; none when it reports none. */
+  slashCommand?: string;
   /** A configuration file Hangar writes for the CLI (absolute), which every turn restores. */
   configFile: string;
 }
@@ -97,6 +99,10 @@ export function describeAgent(spec: AgentScenario): void {
       for (const type of spec.eventTypes) expect(types, types.join(', ')).to.include(type);
       const history = (await as(member.personal_api_key).get(`/v1/replica/${id}/history`)).body;
       expect(history.events.map((e: { type: string }) => e.type)).to.include(spec.eventTypes[0]);
+      const chatId = (await as(member.personal_api_key).get(`/v1/workspaces/${id}/chats`)).body.chats[0].id as string;
+      const commands = (await as(member.personal_api_key).get(`/v1/replica/${id}/chats/${chatId}/slash-commands`)).body.commands as Array<{ command: string }>;
+      if (spec.slashCommand) expect(commands.map((c) => c.command)).to.include(spec.slashCommand);
+      else expect(commands).to.deep.equal([]);
       const deltas = await harness().database.db('replica_events').where({ replica_id: id, type: 'chat.turn.delta' }).count<{ n: string }[]>({ n: '*' });
       expect(Number(deltas[0]!.n)).to.be.greaterThan(0);
 

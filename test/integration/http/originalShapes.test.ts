@@ -86,6 +86,7 @@ describe('answers in the original service’s documented shapes', function () {
 
     const workspaceChat = await api.post(`/v1/workspaces/${id}/chats`, { provider: 'agent_2', title: 'third' });
     expectShape('CreateWorkspaceChatResponse', workspaceChat.body);
+    expectShape('SlashCommandsResponse', (await api.get(`/v1/replica/${id}/chats/${chat.body.id}/slash-commands`)).body);
     expectShape('SendWorkspaceChatMessageResponse', (await api.post(`/v1/workspaces/${id}/chats/${chat.body.id}/messages`, { message: 'more' })).body);
     expectShape('SendDeferredWorkspaceMessageResponse', (await api.post(`/v1/workspaces/${id}/messages/deferred`, { message: 'later', provider: 'agent_1' })).body);
     expect((await api.delete(`/v1/replica/${id}/chats/${workspaceChat.body.chat.id}`)).status).to.equal(200);
