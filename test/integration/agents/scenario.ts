@@ -119,7 +119,8 @@ export function describeAgent(spec: AgentScenario): void {
       const before = rig.models.modelCalls.length;
       const sent = await as(member.personal_api_key).post(`/v1/replica/${id}/messages`, { message: 'Now add the second file.' });
       expect(sent.status).to.equal(200);
-      expect(await turnEnded(id, 2)).to.deep.include({ status: 'completed' });
+      const second = await turnEnded(id, 2);
+      expect(second, JSON.stringify(second)).to.deep.include({ status: 'completed' });
       const resumed = rig.models.modelCalls.slice(before).filter((c) => c.shellTool);
       expect(resumed.length).to.be.at.least(1);
       expect(resumed[0]!.transcript).to.include('Add first.txt and commit it.');
@@ -141,7 +142,8 @@ export function describeAgent(spec: AgentScenario): void {
 
       rig.models.script(committer);
       expect((await request('POST', `/v1/replica/${id}/messages`, { key: org.org_api_key, body: { message: 'Add first.txt and commit it.' } })).status).to.equal(200);
-      expect(await turnEnded(id, 2)).to.deep.include({ status: 'completed' });
+      const next = await turnEnded(id, 2);
+      expect(next, JSON.stringify(next)).to.deep.include({ status: 'completed' });
     });
   });
 }
