@@ -148,6 +148,8 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
       );
       // Set when the exec's check found the configuration files missing or different.
       let staleFiles = false;
+      // The CLI's exec session, to make sure a stopped CLI is gone before the turn ends.
+      let execSession: number | undefined;
       const runCli = (argv: string[]) =>
         deps.runtime.exec(key, {
           argv,
@@ -158,6 +160,7 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
           cwd,
           signal: AbortSignal.any([ctx.cancellationSignal, stopper.signal]),
           onSession: (id) => {
+            execSession = id;
             // `.then` sends the query now; a knex builder left alone never runs.
             sessionSaved = replicaMessages.setAgentSession(claimed.id, id);
           },
@@ -189,6 +192,9 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
       } catch (err) {
         // Stopped on purpose: the turn ends failed below with the agent's reason.
         if (!stopper.signal.aborted || ctx.cancellationSignal.aborted) throw err;
+        // The exec gives up waiting after a grace period; the next turn must not meet the old CLI
+        // (still retrying, holding its session) in the same workspace.
+        if (execSession !== undefined) await deps.runtime.killSession(key, execSession).catch((e: unknown) => deps.logger.warn('could not stop an agent', { replicaId, err: e }));
       } finally {
         watchdog.clear();
         clearInterval(heartbeat);
@@ -199,7 +205,9 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
         end = {
           status: interrupted ? 'interrupted' : ok ? 'completed' : 'failed',
           error: ok ? null : (result?.error ?? (interrupted ? 'interrupted' : exitError(agent, command.argv[0]!, exit.exitCode))),
-          sessionId,
+          // A CLI stopped on a refused credential did nothing the conversation needs, and was
+          // killed perhaps before it wrote its new session: the chat keeps the one it had.
+          sessionId: stopReason?.code === 'provider_refused' ? undefined : sessionId,
         };
         // Every failed turn says why on the events stream, as well as on its message.
         if (end.status === 'failed') {
