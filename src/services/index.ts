@@ -17,6 +17,8 @@ import { createOrganizationSettingsService } from './organizationSettings';
 import { createReplicasService } from './replicas';
 import { createUserAccountService } from './userAccount';
 import { createEnvironmentResourcesService } from './environmentResources';
+import { createRepoSkillsService } from './environmentResources/repoSkills';
+import { createGithubContentsClient } from '../integrations/github/contents';
 import { createEnvironmentsService } from './environments';
 import { createHooksService } from './hooks';
 import { createIdentityService } from './identity';
@@ -52,6 +54,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
     repositories,
     environments,
     environmentResources: createEnvironmentResourcesService({ repos, secretBox, environments }),
+    repoSkills: createRepoSkillsService({ repos, environments, github: createGithubContentsClient({ apiUrl: config.github.apiUrl, token: config.github.token }) }),
     hooks: createHooksService({ repos, environments, temporal, warmPoolSize: config.warmPoolSize }),
     credentials,
     organizationSettings,

@@ -1,4 +1,5 @@
 import { successSchema } from '../../schemas/common';
+import type { RepoSkillsService } from '../../services/environmentResources/repoSkills';
 import {
   createFileBody,
   createMcpBody,
@@ -13,6 +14,7 @@ import {
   skillSchema,
   skillSearchQuery,
   skillSearchResult,
+  repoSkillsSchema,
   updateFileBody,
   updateMcpBody,
   updateVariableBody,
@@ -116,7 +118,7 @@ function resourceRoutes<Create, Update>(spec: {
   return routes;
 }
 
-export function environmentResourceRoutes(resources: EnvironmentResourcesService): Route[] {
+export function environmentResourceRoutes(resources: EnvironmentResourcesService, repoSkills: RepoSkillsService): Route[] {
   return [
     ...resourceRoutes({
       segment: 'variables',
@@ -172,6 +174,18 @@ export function environmentResourceRoutes(resources: EnvironmentResourcesService
       response: { status: 200, description: 'Matching skills, best first', schema: skillSearchResult },
       errors: [400, 401],
       handler: ({ query }) => ({ skills: resources.skills.search(query.q) }),
+    }),
+    defineRoute<{ environmentId: string }>({
+      method: 'get',
+      path: '/v1/environments/:environmentId/repo-skills',
+      operationId: 'listRepoSkills',
+      summary: "Skills, agents, commands and prompts committed to the environment's repositories, read live from their default branch",
+      tag,
+      auth: 'apiKey',
+      params: resourceListParams,
+      response: { status: 200, description: 'What was found; `error` says what could not be read', schema: repoSkillsSchema },
+      errors: [400, 401, 403, 404],
+      handler: ({ actor, params }) => repoSkills.list(actor, params.environmentId),
     }),
   ];
 }

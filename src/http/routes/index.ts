@@ -38,7 +38,7 @@ export function allRoutes(deps: {
     ...replicaChatRoutes(services.replicas),
     ...terminalRoutes(services.terminals),
     ...environmentRoutes(services.environments),
-    ...environmentResourceRoutes(services.environmentResources),
+    ...environmentResourceRoutes(services.environmentResources, services.repoSkills),
     ...hookRoutes(services.hooks, deps.bus, deps.logger),
     ...credentialsRoutes(services.credentials),
     ...organizationRoutes(services.organizationSettings),
