@@ -50,10 +50,15 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
     return (await deps.credentials.hasCredential(owner)) ? null : { code: 'missing_credential', error: missingCredentialMessage(agent) };
   }
 
-  async function globalEnvironmentId(organizationId: string): Promise<string> {
-    const global = await deps.repos.environments.findGlobal(organizationId);
-    if (!global) throw new Error('the organization has no Global environment');
-    return global.id;
+  /** The agent settings of the workspace's environment (the Global one when it has none). */
+  async function settingsOf(row: ReplicaRow) {
+    let environmentId = row.environment_id;
+    if (!environmentId) {
+      const global = await deps.repos.environments.findGlobal(row.organization_id);
+      if (!global) throw new Error('the organization has no Global environment');
+      environmentId = global.id;
+    }
+    return agentSettings(deps, row.organization_id, environmentId);
   }
 
   /**
@@ -89,18 +94,17 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
       // Written before anything else may fail, and awaited before the turn ends.
       let sessionSaved: Promise<unknown> = Promise.resolve();
 
-      const [row, chat] = await Promise.all([replicas.find(replicaId), replicaChats.findById(chatId)]).then(([r, c]) => [r!, c!] as const);
+      const [found, foundChat] = await Promise.all([replicas.find(replicaId), replicaChats.findById(chatId)]);
+      const row = found!;
+      const chat = foundChat!;
       const agent = claimed.coding_agent as AgentId;
       const adapter = adapterFor(agent, { executableOverride: deps.agentExecutable });
+      const announceStart = async () => {
+        await events.emit(replicaId, 'chat.updated', { chat: { ...chatSummary(chat), processing: true } });
+        await events.emit(replicaId, 'chat.turn.started', { chatId, messageId: claimed.id });
+      };
       // What the turn needs is read while its start is announced: each is a round trip.
-      const [refused, settings] = await Promise.all([
-        turnRefusal(row, agent),
-        (async () => agentSettings(deps, row.organization_id, row.environment_id ?? (await globalEnvironmentId(row.organization_id))))(),
-        (async () => {
-          await events.emit(replicaId, 'chat.updated', { chat: { ...chatSummary(chat), processing: true } });
-          await events.emit(replicaId, 'chat.turn.started', { chatId, messageId: claimed.id });
-        })(),
-      ]);
+      const [refused, settings] = await Promise.all([turnRefusal(row, agent), settingsOf(row), announceStart()]);
       if (refused) {
         clearInterval(heartbeat);
         await events.emit(replicaId, 'error', { code: refused.code, message: refused.error, agent, chatId, messageId: claimed.id });
