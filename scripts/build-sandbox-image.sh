@@ -4,7 +4,8 @@
 #      (keyed by the base recipe below, so it is made once per machine);
 #   2. a temp copy of it with the `hangar` user (uid/gid 1000), apt caches removed and the
 #      overlay scripts/sandbox-image/rootfs/ copied in, and the deterministic test coding agent
-#      (scripts/sandbox-image/agent/, Go, stdlib only) compiled to /usr/local/bin/hangar-test-agent;
+#      (scripts/sandbox-image/agent/, Go, stdlib only) compiled to /usr/local/bin/hangar-test-agent,
+#      and the in-workspace CLI (scripts/sandbox-image/cli/, likewise) to /usr/local/bin/hangar;
 #   3. the coding-agent CLIs pinned in scripts/sandbox-image/agents.json, from npm registry
 #      tarballs (`npm pack`, cached in <cache>/agents/), unpacked under /opt/hangar/agents/<name>/
 #      with launchers in /usr/local/bin (claude, codex, opencode, pi, node), plus cursor-agent when
@@ -119,6 +120,7 @@ fi
 
 # The test agent is part of every image, so a missing Go toolchain stops the build before any work.
 agent_src="$repo/scripts/sandbox-image/agent"
+cli_src="$repo/scripts/sandbox-image/cli"
 go_bin="${HANGAR_GO:-$(command -v go || true)}"
 [ -z "$go_bin" ] && [ -x /usr/local/go/bin/go ] && go_bin=/usr/local/go/bin/go
 if [ -d "$agent_src" ] && { [ -z "$go_bin" ] || ! "$go_bin" version >/dev/null 2>&1; }; then
@@ -297,7 +299,8 @@ if [ -d "$overlay" ]; then
   chown -R 1000:1000 "$root/home/hangar"
 fi
 
-# The test agent: a static binary (no cgo), no module downloads (stdlib only, GOPROXY=off).
+# The test agent and the in-workspace `hangar` CLI: static binaries (no cgo), no module
+# downloads (stdlib only, GOPROXY=off).
 if [ -d "$agent_src" ]; then
   case "$arch" in
     amd64|arm64|s390x|riscv64) goarch="$arch" ;;
@@ -313,6 +316,12 @@ if [ -d "$agent_src" ]; then
     die "building the test agent (scripts/sandbox-image/agent) failed"
   fi
   chmod 755 "$root/usr/local/bin/hangar-test-agent"
+  say "workspace CLI: build for linux/$goarch"
+  if ! (cd "$cli_src" && CGO_ENABLED=0 GOOS=linux GOARCH="$goarch" GOTOOLCHAIN=local GOPROXY=off GOWORK=off GOFLAGS='' \
+      "$go_bin" build -trimpath -ldflags='-s -w' -o "$root/usr/local/bin/hangar" .); then
+    die "building the workspace CLI (scripts/sandbox-image/cli) failed"
+  fi
+  chmod 755 "$root/usr/local/bin/hangar"
 fi
 
 # --- The coding-agent CLIs ---------------------------------------------------------------------

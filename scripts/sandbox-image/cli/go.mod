@@ -1,0 +1,3 @@
+module hangar/cli
+
+go 1.19
