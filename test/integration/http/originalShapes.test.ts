@@ -4,32 +4,17 @@
  * original would read them: required fields present, types and enums as documented.
  */
 import { expect } from 'chai';
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { harness } from '../../support/harness';
 import { as, newOrg, request } from '../../support/http';
+import { expectShape, originalSchemas } from '../../support/originalShapes';
 import { sseData } from '../../support/sse';
 import { until } from '../../support/wait';
-
-const { schemas } = JSON.parse(readFileSync(join(__dirname, '../../fixtures/original-openapi/schemas.json'), 'utf8')) as { schemas: Record<string, object> };
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
-ajv.addSchema({ $id: 'original', components: { schemas } });
-
-/** Asserts `body` is a valid `name` of the original's document. */
-function expectShape(name: string, body: unknown): void {
-  const validate = ajv.getSchema(`original#/components/schemas/${name}`)!;
-  const ok = validate(body);
-  expect(ok, `${name}: ${ajv.errorsText(validate.errors, { separator: '\n' })}\n${JSON.stringify(body).slice(0, 1500)}`).to.equal(true);
-}
 
 const V = { 'X-Api-Version': '2026-05-17' };
 
 /** The event types of the original's `EngineEvent`; `replica.status.changed` is Hangar's own. */
 const ORIGINAL_EVENTS = new Set(
-  ((schemas.EngineEvent as { oneOf: Array<{ title: string }> }).oneOf ?? []).map((e) => e.title),
+  ((originalSchemas.EngineEvent as { oneOf: Array<{ title: string }> }).oneOf ?? []).map((e) => e.title),
 );
 
 describe('answers in the original service’s documented shapes', function () {
