@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import { snapshotRepositories } from '../src/domain/replicas';
 import { environmentSetup, hookChain, PROFILE_HOOK_SCRIPT, type WarmHookLog } from './environmentSetup';
-import { fetchSkills } from './skills';
+import { fetchSkills, withRegistrySkills } from './skills';
 import { HOOK_LOG_PREVIEW, heartbeating, type WorkspaceActivityDeps } from './workspace';
 
 /** Backoff after consecutive failed builds: 5 s, 10 s, 20 s … at most 10 min. */
@@ -83,7 +83,7 @@ export function createWarmPoolActivities(deps: WorkspaceActivityDeps) {
             if (ctx.cancellationSignal.aborted) throw new Error('the build was cancelled');
           };
           const [skills] = await Promise.all([
-            fetchSkills(deps, setup.skills),
+            withRegistrySkills(deps, setup.skills, setup.registries).then((skills) => fetchSkills(deps, skills)),
             runtime.ensure({
               replicaId: entryId,
               size: 'small',

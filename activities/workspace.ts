@@ -14,7 +14,7 @@ import type { Logger } from '../src/logger';
 import type { WorkspaceRuntime } from '../src/sandbox/workspace';
 import { snapshotRepositories, workspaceKey } from '../src/domain/replicas';
 import { environmentSetup, hookChain, LOGIN_ENV_FILE, loginEnvScript, type EnvironmentSetup, type ResolvedWorkspaceEnvironment, type WarmHookLog } from './environmentSetup';
-import { fetchSkills } from './skills';
+import { fetchSkills, withRegistrySkills } from './skills';
 import { deliverWebhookOnce, WebhookDeliveryError, type WebhookEvent } from '../src/integrations/webhooks/deliver';
 import { webhookRetryDelay } from '../src/integrations/webhooks/retry';
 import type { WorkspaceStatus } from '../workflows/shared';
@@ -82,7 +82,7 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
     const key = workspaceKey(row);
     // Skills come from GitHub while the container is being created.
     const [skills] = await Promise.all([
-      fetchSkills(deps, setup.skills),
+      withRegistrySkills(deps, setup.skills, setup.registries).then((skills) => fetchSkills(deps, skills)),
       runtime.ensure({ replicaId: key, size: row.size, env: { ...setup.env, ...replicaEnv(row) }, labels: { 'dev.hangar.organization': row.organization_id } }),
     ]);
     // The environment's own files come last: one at a skill's path replaces the skill's.

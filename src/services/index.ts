@@ -26,6 +26,8 @@ import { createTerminalService } from './terminals';
 import { createDownloadsService } from './downloads';
 import { createReleaseStore } from '../releases/store';
 import { createSignedLinks } from '../crypto/signedLinks';
+import { createSkillsRegistriesService } from './environmentResources/skillsRegistries';
+import { createGithubRepositoryReader } from '../integrations/github/skillsRegistry';
 
 export function createServices(deps: { repos: Repositories; bus: EventBus; secretBox: SecretBox; temporal: TemporalGateway; terminalClient: TerminalClient; config: Config; logger: Logger }) {
   const { repos, bus, secretBox, temporal, config, logger } = deps;
@@ -99,6 +101,13 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       store: createReleaseStore(config.releasesDir, (reason) => logger.error('the releases manifest is invalid', { dir: config.releasesDir, reason })),
       links: createSignedLinks(config.encryptionKeys),
       logger: logger.child({ component: 'downloads' }),
+    }),
+    skillsRegistries: createSkillsRegistriesService({
+      repos,
+      environments,
+      contents: createGithubContentsClient({ apiUrl: config.github.apiUrl, token: config.github.token }),
+      repositories: createGithubRepositoryReader({ apiUrl: config.github.apiUrl, token: config.github.token }),
+      logger: logger.child({ component: 'skills-registries' }),
     }),
   };
 }

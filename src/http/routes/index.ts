@@ -20,6 +20,7 @@ import { replicaRoutes } from './replicas';
 import { repositoryRoutes } from './repositories';
 import { terminalRoutes } from './terminals';
 import { downloadRoutes } from './downloads';
+import { skillsRegistryRoutes } from './skillsRegistries';
 
 export function allRoutes(deps: {
   services: Services;
@@ -51,6 +52,7 @@ export function allRoutes(deps: {
     ...automationWebhookRoutes(services.automationIntake),
     ...automationRoutes(services.automations),
     ...downloadRoutes(services.downloads, { publicBaseUrl: deps.publicBaseUrl }),
+    ...skillsRegistryRoutes(services.skillsRegistries),
   ];
   const meta = metaRoutes({ probes: deps.probes, openapi: () => buildOpenApi(api, { version: deps.version }) });
   return [...meta, ...api];
