@@ -28,6 +28,7 @@ import { createReleaseStore } from '../releases/store';
 import { createSignedLinks } from '../crypto/signedLinks';
 import { createSkillsRegistriesService } from './environmentResources/skillsRegistries';
 import { createGithubRepositoryReader } from '../integrations/github/skillsRegistry';
+import { createWarmPoolStreamService } from './warmPoolStream';
 
 export function createServices(deps: { repos: Repositories; bus: EventBus; secretBox: SecretBox; temporal: TemporalGateway; terminalClient: TerminalClient; config: Config; logger: Logger }) {
   const { repos, bus, secretBox, temporal, config, logger } = deps;
@@ -109,6 +110,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       repositories: createGithubRepositoryReader({ apiUrl: config.github.apiUrl, token: config.github.token }),
       logger: logger.child({ component: 'skills-registries' }),
     }),
+    warmPoolStream: createWarmPoolStreamService({ repos, environments }),
   };
 }
 

@@ -21,6 +21,7 @@ import { repositoryRoutes } from './repositories';
 import { terminalRoutes } from './terminals';
 import { downloadRoutes } from './downloads';
 import { skillsRegistryRoutes } from './skillsRegistries';
+import { warmPoolStreamRoutes } from './warmPoolStream';
 
 export function allRoutes(deps: {
   services: Services;
@@ -53,6 +54,7 @@ export function allRoutes(deps: {
     ...automationRoutes(services.automations),
     ...downloadRoutes(services.downloads, { publicBaseUrl: deps.publicBaseUrl }),
     ...skillsRegistryRoutes(services.skillsRegistries),
+    ...warmPoolStreamRoutes(services.warmPoolStream, deps.bus, deps.logger),
   ];
   const meta = metaRoutes({ probes: deps.probes, openapi: () => buildOpenApi(api, { version: deps.version }) });
   return [...meta, ...api];
