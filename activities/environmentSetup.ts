@@ -12,12 +12,15 @@ import type { EnvironmentSkill } from '../src/agents/skills';
 import type { SecretBox } from '../src/crypto/secretBox';
 import type { Repositories } from '../src/db';
 import type { EnvironmentRow } from '../src/db/environmentsRepository';
+import type { SkillsRegistryRow } from '../src/db/skillsRegistriesRepository';
 import type { HookKind } from '../src/db/hooksRepository';
 import { EnvironmentGoneError, inheritedHookChain, resolveLayers, type ResolvedEnvironment, type ResolvedHook } from '../src/domain/resolution';
 import type { WorkspaceFile } from '../src/sandbox/workspace';
 import { layeredSkills } from './skills';
 
 type ResolutionDeps = { repos: Pick<Repositories, 'environments' | 'environmentResources'>; secretBox: SecretBox };
+
+export type SkillsRegistry = Pick<SkillsRegistryRow, 'repository_full_name'>;
 
 export type ResolvedWorkspaceEnvironment = ResolvedEnvironment<EnvironmentRow>;
 
@@ -27,6 +30,8 @@ export interface EnvironmentSetup {
   files: WorkspaceFile[];
   /** The skills to fetch and install (`activities/skills.ts`): named here, fetched by the caller. */
   skills: EnvironmentSkill[];
+  /** Skills registries of the layers, the environment's own first; their skills are discovered when fetched. */
+  registries: SkillsRegistry[];
   hash: string;
 }
 
@@ -103,16 +108,39 @@ export async function hookChain(repos: Pick<Repositories, 'hooks'>, resolved: Re
   ];
 }
 
-export async function environmentSetup(deps: ResolutionDeps & { workspaceApiUrl: string }, organizationId: string, environmentId: string): Promise<EnvironmentSetup> {
+export async function environmentSetup(
+  deps: ResolutionDeps & { repos: Pick<Repositories, 'skillsRegistries'>; workspaceApiUrl: string },
+  organizationId: string,
+  environmentId: string,
+): Promise<EnvironmentSetup> {
   const resolved = await resolveEnvironment(deps, organizationId, environmentId);
   const files: WorkspaceFile[] = resolved.files;
-  const skills = await layeredSkills(deps.repos, resolved.layers.map((l) => l.environment.id));
+  const layerIds = resolved.layers.map((l) => l.environment.id);
+  const skills = await layeredSkills(deps.repos, layerIds);
+  const registries = await layeredRegistries(deps.repos, layerIds);
   const env = { ...resolved.variables, HANGAR_API_URL: deps.workspaceApiUrl };
   const sortedEnv = Object.entries(env).sort(([a], [b]) => a.localeCompare(b));
   // Skills by slug and source, not content: a warm workspace keeps what it fetched when built.
   // Left out when there are none, so entries built before skills were installed stay claimable.
   const hash = createHash('sha256')
-    .update(JSON.stringify({ env: sortedEnv, files, ...(skills.length > 0 ? { skills: skills.map((s) => [s.slug, s.source]) } : {}) }))
+    .update(
+      JSON.stringify({
+        env: sortedEnv,
+        files,
+        ...(skills.length > 0 ? { skills: skills.map((s) => [s.slug, s.source]) } : {}),
+        ...(registries.length > 0 ? { registries: registries.map((r) => r.repository_full_name.toLowerCase()) } : {}),
+      }),
+    )
     .digest('hex');
-  return { resolved, env, files, skills, hash };
+  return { resolved, env, files, skills, registries, hash };
+}
+
+/** The layers' skills registries (`layerIds` from Global up), the environment's own first, each layer's oldest first. */
+async function layeredRegistries(repos: Pick<Repositories, 'skillsRegistries'>, layerIds: string[]): Promise<SkillsRegistry[]> {
+  const rank = new Map(layerIds.map((id, i) => [id, i]));
+  const rows = await repos.skillsRegistries.ofEnvironments(layerIds);
+  return rows
+    .map((row, i) => ({ row, i }))
+    .sort((a, b) => rank.get(b.row.environment_id)! - rank.get(a.row.environment_id)! || a.i - b.i)
+    .map(({ row }) => ({ repository_full_name: row.repository_full_name }));
 }

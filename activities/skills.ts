@@ -8,6 +8,7 @@ import { effectiveSkills, parseSkillSource, SKILL_ENTRY_FILE, SKILL_LIMITS, skil
 import type { Repositories } from '../src/db';
 import type { GithubContentsClient } from '../src/integrations/github/contents';
 import { fetchContentsTree } from '../src/integrations/github/contentsTree';
+import { discoverRegistrySkills } from '../src/integrations/github/skillsRegistry';
 import type { Logger } from '../src/logger';
 import type { WorkspaceFile } from '../src/sandbox/workspace';
 
@@ -24,6 +25,31 @@ export async function layeredSkills(repos: Pick<Repositories, 'environmentResour
 }
 
 type FetchDeps = { githubContents: GithubContentsClient; logger: Logger };
+
+/**
+ * The skills a workspace gets: its layers' own, plus those discovered now in its skills
+ * registries (`owner/name`, the environment's own first; the first registry to have a slug
+ * keeps it). An environment skill wins over a registry's of the same slug. A registry that
+ * cannot be read is skipped with a warning, like a skill that cannot be fetched.
+ */
+export async function withRegistrySkills(deps: FetchDeps, skills: EnvironmentSkill[], registries: Array<{ repository_full_name: string }>): Promise<EnvironmentSkill[]> {
+  if (registries.length === 0) return skills;
+  const discovered = await Promise.all(
+    registries.map(async ({ repository_full_name: fullName }) => {
+      const [owner, repo] = fullName.split('/') as [string, string];
+      try {
+        return (await discoverRegistrySkills(deps.githubContents, { owner, repo })).map((s) => ({ name: s.name, slug: s.slug, source: `github:${fullName}/${s.path}` }));
+      } catch (err) {
+        deps.logger.warn('skills registry not read', { repository: fullName, reason: (err as Error).message });
+        return [];
+      }
+    }),
+  );
+  const bySlug = new Map<string, EnvironmentSkill>();
+  for (const skill of discovered.flat()) if (!bySlug.has(skill.slug)) bySlug.set(skill.slug, skill);
+  for (const skill of skills) bySlug.set(skill.slug, skill);
+  return [...bySlug.values()].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+}
 
 /** Fetches every skill at once (the client bounds concurrent calls), each within `limits`. */
 export async function fetchSkills(deps: FetchDeps, skills: EnvironmentSkill[], limits: SkillLimits = SKILL_LIMITS): Promise<SkillsInstall> {

@@ -8,7 +8,9 @@ import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import { snapshotRepositories } from '../src/domain/replicas';
 import { environmentSetup, hookChain, PROFILE_HOOK_SCRIPT, type WarmHookLog } from './environmentSetup';
-import { fetchSkills } from './skills';
+import { fetchSkills, withRegistrySkills } from './skills';
+import type { EventBus } from '../src/events/bus';
+import { announceWarmWorkspaceStatus, createWarmWorkspacePublisher } from '../src/events/warmPoolStream';
 import { HOOK_LOG_PREVIEW, heartbeating, type WorkspaceActivityDeps } from './workspace';
 
 /** Backoff after consecutive failed builds: 5 s, 10 s, 20 s … at most 10 min. */
@@ -18,14 +20,16 @@ export const warmPoolBackoffMs = (errorCount: number) => Math.min(WARM_POOL_BACK
 
 export const WARM_POOL_LABEL = 'dev.hangar.warm-pool';
 
-export function createWarmPoolActivities(deps: WorkspaceActivityDeps) {
+export function createWarmPoolActivities(deps: WorkspaceActivityDeps & { bus: EventBus }) {
   const { repos, runtime } = deps;
   const { warmPools } = repos;
+  const publishFailed = (err: unknown) => deps.logger.warn('warm workspace stream publish failed', { err });
 
   /** Marks entries expired (or failed) and removes their containers. */
   async function retire(ids: string[], status: 'expired' | 'failed', error?: string) {
     if (!ids.length) return;
     await warmPools.retire(ids, status, error?.slice(0, 2000));
+    await announceWarmWorkspaceStatus(deps.bus, ids, status, publishFailed);
     for (const id of ids) await runtime.remove(id).catch((err) => deps.logger.warn('removing a warm workspace failed', { entryId: id, err }));
   }
 
@@ -64,6 +68,8 @@ export function createWarmPoolActivities(deps: WorkspaceActivityDeps) {
       const entryId = randomUUID();
       const startedAt = Date.now();
       const ctx = Context.current();
+      // Followers of the entry's stream see its warm hooks' output live, then its end.
+      const stream = createWarmWorkspacePublisher(deps.bus, entryId, publishFailed);
       try {
         const setup = await environmentSetup(deps, config.organization_id, config.environment_id);
         const env = setup.resolved.environment;
@@ -83,7 +89,7 @@ export function createWarmPoolActivities(deps: WorkspaceActivityDeps) {
             if (ctx.cancellationSignal.aborted) throw new Error('the build was cancelled');
           };
           const [skills] = await Promise.all([
-            fetchSkills(deps, setup.skills),
+            withRegistrySkills(deps, setup.skills, setup.registries).then((skills) => fetchSkills(deps, skills)),
             runtime.ensure({
               replicaId: entryId,
               size: 'small',
@@ -104,7 +110,7 @@ export function createWarmPoolActivities(deps: WorkspaceActivityDeps) {
           const out: WarmHookLog[] = [];
           for (const hook of hooks) {
             check();
-            const result = await runtime.runHook(entryId, { name: `${hook.layer}-warm`, script: hook.script, timeoutMs: deps.hookTimeoutMs });
+            const result = await runtime.runHook(entryId, { name: `${hook.layer}-warm`, script: hook.script, timeoutMs: deps.hookTimeoutMs, onOutput: stream.output });
             out.push({
               hook_type: hook.layer === 'global' ? 'global' : 'repository',
               hook_name: hook.layer === 'global' ? 'global' : env.name,
@@ -119,10 +125,11 @@ export function createWarmPoolActivities(deps: WorkspaceActivityDeps) {
           return { hookLogs: out, skillsInstalled: skills.installed };
         });
         if (!(await warmPools.markReady(entryId, built))) {
-          // Drained while it was being built.
+          // Drained while it was being built (the drain announced it).
           await runtime.remove(entryId);
           return { ok: false, entryId, error: 'the pool was drained during the build' };
         }
+        await stream.status('ready');
         await warmPools.recordSuccess(configId);
         deps.logger.info('warm workspace ready', { configId, entryId, durationMs: Date.now() - startedAt });
         return { ok: true, entryId };

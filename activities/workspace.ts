@@ -14,7 +14,9 @@ import type { Logger } from '../src/logger';
 import type { WorkspaceRuntime } from '../src/sandbox/workspace';
 import { snapshotRepositories, workspaceKey } from '../src/domain/replicas';
 import { environmentSetup, hookChain, LOGIN_ENV_FILE, loginEnvScript, type EnvironmentSetup, type ResolvedWorkspaceEnvironment, type WarmHookLog } from './environmentSetup';
-import { fetchSkills } from './skills';
+import { fetchSkills, withRegistrySkills } from './skills';
+import type { EventBus } from '../src/events/bus';
+import { announceWarmWorkspaceStatus } from '../src/events/warmPoolStream';
 import { deliverWebhookOnce, WebhookDeliveryError, type WebhookEvent } from '../src/integrations/webhooks/deliver';
 import { webhookRetryDelay } from '../src/integrations/webhooks/retry';
 import type { WorkspaceStatus } from '../workflows/shared';
@@ -37,6 +39,8 @@ export interface WorkspaceActivityDeps {
   workspaceApiUrl: string;
   /** Where the environments' skills are fetched from (GitHub's contents API). */
   githubContents: GithubContentsClient;
+  /** Announces warm-pool entries claimed (their streams close); optional where nothing follows them. */
+  bus?: EventBus;
 }
 
 export const HOOK_LOG_PREVIEW = 100_000;
@@ -82,7 +86,7 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
     const key = workspaceKey(row);
     // Skills come from GitHub while the container is being created.
     const [skills] = await Promise.all([
-      fetchSkills(deps, setup.skills),
+      withRegistrySkills(deps, setup.skills, setup.registries).then((skills) => fetchSkills(deps, skills)),
       runtime.ensure({ replicaId: key, size: row.size, env: { ...setup.env, ...replicaEnv(row) }, labels: { 'dev.hangar.organization': row.organization_id } }),
     ]);
     // The environment's own files come last: one at a skill's path replaces the skill's.
@@ -117,7 +121,10 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
       await replicaLogs.insertHookLogs(row.id, (entry.hookLogs as WarmHookLog[]).map((log) => ({ ...log, kind: 'warm' as const })), trx);
       return { id: entry.id, skillsInstalled: entry.skillsInstalled };
     });
-    if (claimed) deps.logger.info('warm workspace claimed', { replicaId: row.id, entryId: claimed.id });
+    if (claimed) {
+      deps.logger.info('warm workspace claimed', { replicaId: row.id, entryId: claimed.id });
+      if (deps.bus) await announceWarmWorkspaceStatus(deps.bus, [claimed.id], 'assigned', (err) => deps.logger.warn('warm workspace stream publish failed', { err }));
+    }
     return claimed;
   }
 

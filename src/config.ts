@@ -3,6 +3,7 @@
  * environment map, validates it, and throws a ConfigError that names the bad variable.
  */
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { DOCKER_HOST_NAME } from './sandbox/dockerHost';
 import type { AgentId } from './agents/catalog';
 import type { LogLevel } from './logger';
@@ -71,6 +72,8 @@ export interface Config {
   gitlab: { webhookToken?: string };
   /** The AI gateway's upstream per agent (`HANGAR_AGENT_N_BASE_URL`), without a trailing slash. */
   agentBaseUrls: Record<AgentId, string>;
+  /** Published client releases: `manifest.json` and its files (docs/operations.md, "Releases"). */
+  releasesDir: string;
 }
 
 export interface EncryptionKey {
@@ -189,6 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
       agent_4: upstreamUrl(env, 'HANGAR_AGENT_4_BASE_URL', 'https://openrouter.ai/api'),
       agent_5: upstreamUrl(env, 'HANGAR_AGENT_5_BASE_URL', 'https://openrouter.ai/api'),
     },
+    releasesDir: env.HANGAR_RELEASES_DIR || join(env.HANGAR_DATA_DIR || '.hangar', 'releases'),
   };
 }
 

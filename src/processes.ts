@@ -42,6 +42,7 @@ export async function buildApi(options: { config: Config; logger: Logger; databa
   const routes = allRoutes({
     services,
     legacyCreateTimeoutMs: config.legacyCreateTimeoutMs,
+    publicBaseUrl: config.publicBaseUrl,
     bus: database.bus,
     logger,
     version,

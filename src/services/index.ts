@@ -23,6 +23,12 @@ import { createEnvironmentsService } from './environments';
 import { createHooksService } from './hooks';
 import { createIdentityService } from './identity';
 import { createTerminalService } from './terminals';
+import { createDownloadsService } from './downloads';
+import { createReleaseStore } from '../releases/store';
+import { createSignedLinks } from '../crypto/signedLinks';
+import { createSkillsRegistriesService } from './environmentResources/skillsRegistries';
+import { createGithubRepositoryReader } from '../integrations/github/skillsRegistry';
+import { createWarmPoolStreamService } from './warmPoolStream';
 
 export function createServices(deps: { repos: Repositories; bus: EventBus; secretBox: SecretBox; temporal: TemporalGateway; terminalClient: TerminalClient; config: Config; logger: Logger }) {
   const { repos, bus, secretBox, temporal, config, logger } = deps;
@@ -92,6 +98,19 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
     }),
     automationIntake,
     aiGateway: createAiGateway({ repos, secretBox, credentials, config, logger: logger.child({ component: 'ai-gateway' }) }),
+    downloads: createDownloadsService({
+      store: createReleaseStore(config.releasesDir, (reason) => logger.error('the releases manifest is invalid', { dir: config.releasesDir, reason })),
+      links: createSignedLinks(config.encryptionKeys),
+      logger: logger.child({ component: 'downloads' }),
+    }),
+    skillsRegistries: createSkillsRegistriesService({
+      repos,
+      environments,
+      contents: createGithubContentsClient({ apiUrl: config.github.apiUrl, token: config.github.token }),
+      repositories: createGithubRepositoryReader({ apiUrl: config.github.apiUrl, token: config.github.token }),
+      logger: logger.child({ component: 'skills-registries' }),
+    }),
+    warmPoolStream: createWarmPoolStreamService({ repos, environments }),
   };
 }
 

@@ -79,6 +79,14 @@ export function createFakeContents(baseUrl: () => string) {
 
   /** The answer to a request path, or null when it is not a contents path. */
   function route(method: string, pathname: string, authorized: boolean | null): Reply | null {
+    // The repository itself (`GET /repos/{owner}/{repo}`): its name and default branch.
+    const repository = /^\/repos\/([^/]+)\/([^/]+)$/.exec(pathname);
+    if (repository && method === 'GET') {
+      if (authorized === false) return { status: 401, body: { message: 'Bad credentials', documentation_url: DOCS } };
+      const fullName = `${decodeURIComponent(repository[1]!)}/${decodeURIComponent(repository[2]!)}`;
+      if (!repos.has(fullName)) return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/repos/repos#get-a-repository', status: '404' } };
+      return { status: 200, body: { full_name: fullName, name: fullName.split('/')[1], private: false, default_branch: 'main', html_url: `https://github.com/${fullName}` } };
+    }
     const match = /^\/repos\/([^/]+)\/([^/]+)\/contents(?:\/(.*))?$/.exec(pathname);
     if (!match) return null;
     if (authorized === false) return { status: 401, body: { message: 'Bad credentials', documentation_url: DOCS } };

@@ -4,6 +4,9 @@
  * the API on an ephemeral port. Tests talk to it over HTTP; each makes its own organization.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import pg from 'pg';
@@ -181,6 +184,13 @@ export function harness(): Harness {
 export const GITHUB_WEBHOOK_SECRET = 'test-github-webhook-secret';
 export const GITLAB_WEBHOOK_TOKEN = 'test-gitlab-webhook-token';
 let github: FakeGithub | null = null;
+/** The shared harness's `HANGAR_RELEASES_DIR`: tests publish releases by writing into it. */
+let releases: string | null = null;
+
+export function releasesDir(): string {
+  if (!releases) throw new Error('the shared harness is not running');
+  return releases;
+}
 
 /**
  * The AI gateway's upstreams in the shared harness: `HANGAR_AGENT_N_BASE_URL` is
@@ -211,7 +221,9 @@ export function fakeGithub(): FakeGithub {
 export async function startSharedHarness(): Promise<void> {
   github = await startFakeGithub();
   const upstreamPort = (aiUpstreamPort = await reservePort());
+  releases = await mkdtemp(join(tmpdir(), 'hangar-releases-'));
   current = await startHarness({
+    HANGAR_RELEASES_DIR: releases,
     ...Object.fromEntries([1, 2, 3, 4, 5].map((n) => [`HANGAR_AGENT_${n}_BASE_URL`, `http://127.0.0.1:${upstreamPort}/agent_${n}`])),
     HANGAR_GITHUB_WEBHOOK_SECRET: GITHUB_WEBHOOK_SECRET,
     HANGAR_GITLAB_WEBHOOK_TOKEN: GITLAB_WEBHOOK_TOKEN,
@@ -226,6 +238,8 @@ export async function stopSharedHarness(): Promise<void> {
   current = null;
   await github?.close();
   github = null;
+  if (releases) await rm(releases, { recursive: true, force: true });
+  releases = null;
 }
 
 export type { CreatedOrganization };

@@ -19,6 +19,9 @@ import { replicaEventRoutes } from './replicaEvents';
 import { replicaRoutes } from './replicas';
 import { repositoryRoutes } from './repositories';
 import { terminalRoutes } from './terminals';
+import { downloadRoutes } from './downloads';
+import { skillsRegistryRoutes } from './skillsRegistries';
+import { warmPoolStreamRoutes } from './warmPoolStream';
 
 export function allRoutes(deps: {
   services: Services;
@@ -28,6 +31,8 @@ export function allRoutes(deps: {
   probes: ReadinessProbe[];
   version: string;
   legacyCreateTimeoutMs: number;
+  /** Absolute links (downloads) use it; else the request's own origin. */
+  publicBaseUrl?: string;
 }): Route[] {
   const { services } = deps;
   // Static paths (`/v1/replica/repositories`) come before parameterised ones (`/v1/replica/:id`).
@@ -47,6 +52,9 @@ export function allRoutes(deps: {
     ...accountRoutes(services.userAccount),
     ...automationWebhookRoutes(services.automationIntake),
     ...automationRoutes(services.automations),
+    ...downloadRoutes(services.downloads, { publicBaseUrl: deps.publicBaseUrl }),
+    ...skillsRegistryRoutes(services.skillsRegistries),
+    ...warmPoolStreamRoutes(services.warmPoolStream, deps.bus, deps.logger),
   ];
   const meta = metaRoutes({ probes: deps.probes, openapi: () => buildOpenApi(api, { version: deps.version }) });
   return [...meta, ...api];

@@ -58,6 +58,12 @@ export async function runWorkspaceHook(container: Docker.Container, req: HookReq
   }
   if (!Number.isInteger(req.timeoutMs) || req.timeoutMs <= 0) throw new SandboxInputError('timeoutMs must be a positive integer', 'timeoutMs');
   const output = new PreviewCollector(HOOK_OUTPUT_PREVIEW_CHARS);
+  // A decoder of its own: a live listener gets whole characters, past the preview's limit too.
+  const live = req.onOutput ? new StringDecoder('utf8') : null;
+  const onChunk = (chunk: Buffer) => {
+    output.write(chunk);
+    if (live) req.onOutput!(live.write(chunk));
+  };
   const startedAt = Date.now();
   const result = await runExec(
     container,
@@ -66,12 +72,13 @@ export async function runWorkspaceHook(container: Docker.Container, req: HookReq
       env: req.env,
       cwd: req.cwd ?? SANDBOX_HOME,
       stdin: req.script,
-      onStdout: (chunk) => output.write(chunk),
-      onStderr: (chunk) => output.write(chunk),
+      onStdout: onChunk,
+      onStderr: onChunk,
       timeoutMs: req.timeoutMs,
     },
     log,
   );
+  if (live) req.onOutput!(live.end());
   let text = output.finish();
   if (result.timedOut) {
     const notice = `${text && !text.endsWith('\n') ? '\n' : ''}[hangar] timed out after ${req.timeoutMs / 1000} s; the hook was killed\n`;

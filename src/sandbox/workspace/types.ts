@@ -60,6 +60,8 @@ export interface HookRequest {
   env?: Record<string, string>;
   /** Default the home directory (a repository's start hook runs in its checkout). */
   cwd?: string;
+  /** Receives the output as it is written (decoded text, stdout and stderr interleaved). */
+  onOutput?: (text: string) => void;
 }
 
 export interface HookResult {

@@ -1,0 +1,48 @@
+/** Skills registries (interop §2.8): the original's EnvironmentSkillsRegistry shapes. */
+import type { JsonSchema } from '../http/route';
+import { dateTime, object, uuid } from './common';
+import { environmentIdParam } from './environments';
+
+const required = (schema: JsonSchema): JsonSchema => ({ ...schema, required: Object.keys(schema.properties as object) });
+
+export const registryParams = object({ environmentId: environmentIdParam }, ['environmentId']);
+export const registryItemParams = object({ environmentId: environmentIdParam, skillsRegistryId: uuid }, ['environmentId', 'skillsRegistryId']);
+export const createRegistryBody = object({ url: { type: 'string', minLength: 1, maxLength: 2048, description: 'GitHub repository URL (e.g. https://github.com/org/skills-repo)' } }, ['url']);
+
+export const registrySchema = required(
+  object({
+    id: uuid,
+    organization_id: uuid,
+    environment_id: uuid,
+    name: { type: 'string' },
+    url: { type: 'string', format: 'uri' },
+    repository_full_name: { type: 'string' },
+    default_branch: { type: 'string' },
+    created_at: dateTime,
+    updated_at: dateTime,
+  }),
+);
+
+export const registrySkillSchema = required(
+  object({
+    id: { type: 'string' },
+    repository_id: { ...uuid, description: "The registry's id" },
+    repository_full_name: { type: 'string' },
+    branch: { type: 'string' },
+    path: { type: 'string' },
+    name: { type: 'string' },
+    description: { type: ['string', 'null'] },
+    framework: { enum: ['agent_1', 'agent_2', 'agent_3', 'agents'] },
+    kind: { enum: ['skill', 'agent', 'command', 'prompt', 'plugin'] },
+    html_url: { type: 'string', format: 'uri' },
+  }),
+);
+
+const discovery = { repo_skills: { type: 'array', items: registrySkillSchema }, error: { type: ['string', 'null'], description: 'Why the repository could not be read; null when it was' } };
+
+export const registryListSchema = object(
+  { registries: { type: 'array', items: { ...registrySchema, properties: { ...(registrySchema.properties as object), ...discovery }, required: [...(registrySchema.required as string[]), 'repo_skills', 'error'] } } },
+  ['registries'],
+);
+
+export const createRegistryResponse = object({ registry: registrySchema, ...discovery }, ['registry', 'repo_skills', 'error']);
