@@ -64,6 +64,15 @@ export function frontmatter(text: string): { name?: string; description?: string
  * `owner/name` of a repository on GitHub from its web or clone URL
  * (`https://github.com/o/r(.git)`, `git@github.com:o/r.git`, `ssh://git@github.com/o/r`); null elsewhere.
  */
+/**
+ * The GitHub page of a path on a branch: `tree` for a directory (a skill's folder), `blob` for a
+ * file, each segment escaped.
+ */
+export function githubPageUrl(fullName: string, branch: string, path: string, kind: 'tree' | 'blob'): string {
+  const escaped = (p: string) => p.split('/').map(encodeURIComponent).join('/');
+  return `https://github.com/${fullName}/${kind}/${escaped(branch)}/${escaped(path)}`;
+}
+
 export function githubFullName(url: string): string | null {
   const match = /^(?:https?:\/\/(?:[^@/]+@)?github\.com\/|git@github\.com:|ssh:\/\/git@github\.com\/)([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+?)(?:\.git)?\/?$/i.exec(url.trim());
   return match ? `${match[1]}/${match[2]}` : null;

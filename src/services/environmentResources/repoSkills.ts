@@ -5,7 +5,7 @@
  * them). Read-only, nothing stored. A repository that cannot be read (not on GitHub, not
  * reachable, not found) leaves its part out and says why in `error`, never a 5xx.
  */
-import { frontmatter, githubFullName, itemName, REPO_SKILL_CONVENTIONS, SKILL_FILE, type RepoSkillConvention } from '../../agents/repoSkills';
+import { frontmatter, githubFullName, githubPageUrl, itemName, REPO_SKILL_CONVENTIONS, SKILL_FILE, type RepoSkillConvention } from '../../agents/repoSkills';
 import type { Repositories } from '../../db';
 import type { RepositoryRow } from '../../db/repositoriesRepository';
 import type { Actor } from '../../domain/actor';
@@ -29,6 +29,8 @@ export interface RepoSkill {
   description: string | null;
   framework: RepoSkillConvention['framework'];
   kind: RepoSkillConvention['kind'];
+  /** The item on GitHub: a skill's folder, or the file. */
+  html_url: string;
 }
 
 export function createRepoSkillsService(deps: {
@@ -72,6 +74,7 @@ export function createRepoSkillsService(deps: {
             description: meta.description ?? null,
             framework: convention.framework,
             kind: convention.kind,
+            html_url: githubPageUrl(fullName, row.default_branch, path, convention.layout === 'dirs' ? 'tree' : 'blob'),
           };
           return skill;
         }),

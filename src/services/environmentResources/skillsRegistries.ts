@@ -6,7 +6,7 @@
  * `registry` is required and the repository may become readable later (the list discovers
  * again every time). Listing discovers live, in parallel; nothing of a repository is stored.
  */
-import { githubFullName, type RepoSkillFramework } from '../../agents/repoSkills';
+import { githubFullName, githubPageUrl, type RepoSkillFramework } from '../../agents/repoSkills';
 import type { Repositories } from '../../db';
 import type { SkillsRegistryRow } from '../../db/skillsRegistriesRepository';
 import { isUniqueViolation } from '../../db/errors';
@@ -54,7 +54,7 @@ const registrySkill = (row: SkillsRegistryRow, skill: DiscoveredSkill): Registry
   description: skill.description,
   framework: skill.framework,
   kind: 'skill',
-  html_url: `https://github.com/${row.repository_full_name}/tree/${encodeURIComponent(row.default_branch)}/${skill.path.split('/').map(encodeURIComponent).join('/')}`,
+  html_url: githubPageUrl(row.repository_full_name, row.default_branch, skill.path, 'tree'),
 });
 
 export function createSkillsRegistriesService(deps: {

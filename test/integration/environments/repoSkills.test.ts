@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { fakeGithub, harness } from '../../support/harness';
 import { as, newOrg } from '../../support/http';
+import { expectShape } from '../../support/originalShapes';
 
 describe('environments: repo skills', () => {
   it('lists the skills, agents, commands and prompts committed to the bound repositories', async () => {
@@ -42,8 +43,16 @@ describe('environments: repo skills', () => {
       description: 'Review a diff for bugs',
       framework: 'agent_1',
       kind: 'skill',
+      html_url: `https://github.com/${owner}/app/tree/trunk/.claude/skills/review`,
     });
-    expect(byPath['.claude/commands/ship.md']).to.include({ name: 'ship', description: null, framework: 'agent_1', kind: 'command' });
+    expectShape('ListRepoSkillsResponse', res.body);
+    expect(byPath['.claude/commands/ship.md']).to.include({
+      name: 'ship',
+      description: null,
+      framework: 'agent_1',
+      kind: 'command',
+      html_url: `https://github.com/${owner}/app/blob/trunk/.claude/commands/ship.md`,
+    });
     expect(byPath['.cursor/rules/style.mdc']).to.include({ name: 'style', description: 'House style', framework: 'agent_3', kind: 'prompt' });
     expect(byPath['.agents/skills/pdf']).to.include({ name: 'pdf', framework: 'agents', kind: 'skill' });
     // The repository on another host is reported, not failed.
