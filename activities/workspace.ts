@@ -17,7 +17,8 @@ import { environmentSetup, hookChain, LOGIN_ENV_FILE, loginEnvScript, type Envir
 import { fetchSkills } from './skills';
 import { deliverWebhookOnce, WebhookDeliveryError, type WebhookEvent } from '../src/integrations/webhooks/deliver';
 import { webhookRetryDelay } from '../src/integrations/webhooks/retry';
-import type { WorkspaceStatus } from '../workflows/shared';
+import type { BlobStore } from '../src/storage';
+import { replicaBlobPrefix, type WorkspaceStatus } from '../workflows/shared';
 
 /** How a turn gets its agent's credential. */
 export type CredentialResolver = Pick<AgentCredentials, 'hasCredential'>;
@@ -37,6 +38,8 @@ export interface WorkspaceActivityDeps {
   workspaceApiUrl: string;
   /** Where the environments' skills are fetched from (GitHub's contents API). */
   githubContents: GithubContentsClient;
+  /** A deleted replica's media and canvas copies go with it. */
+  blobs: Pick<BlobStore, 'deleteByPrefix'>;
 }
 
 export const HOOK_LOG_PREVIEW = 100_000;
@@ -231,6 +234,8 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
     },
 
     async deleteReplica({ replicaId }: { replicaId: string }) {
+      // Blobs first: a retry after a failed row delete finds the row and deletes again.
+      await deps.blobs.deleteByPrefix(replicaBlobPrefix(replicaId));
       await replicas.delete(replicaId);
     },
   };

@@ -23,11 +23,15 @@ import { createEnvironmentsService } from './environments';
 import { createHooksService } from './hooks';
 import { createIdentityService } from './identity';
 import { createTerminalService } from './terminals';
+import { createMediaService } from './media';
+import { createSignedLinks } from '../crypto/signedLinks';
+import { createBlobStore } from '../storage';
 
 export function createServices(deps: { repos: Repositories; bus: EventBus; secretBox: SecretBox; temporal: TemporalGateway; terminalClient: TerminalClient; config: Config; logger: Logger }) {
   const { repos, bus, secretBox, temporal, config, logger } = deps;
   const events = createReplicaEventEmitter(repos.replicaEvents, bus);
   const repositories = repos.codeRepositories;
+  const blobs = createBlobStore(config);
   const identity = createIdentityService(repos);
   const organizationSettings = createOrganizationSettingsService({ repos });
   const environments = createEnvironmentsService({
@@ -73,6 +77,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
         defaultEnvironmentId: async (organizationId) => (await organizationSettings.forOrganization(organizationId)).default_environment_id,
       },
       timings: { idleMs: config.workspaceIdleMs, archiveAfterMs: config.workspaceArchiveAfterMs, historyLimit: config.workspaceHistoryLimit },
+      blobs,
     }),
     terminals: createTerminalService({ client: deps.terminalClient, repos }),
     userAccount: createUserAccountService({ repos, identity }),
@@ -91,6 +96,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       },
     }),
     automationIntake,
+    media: createMediaService({ repos, blobs, temporal, links: createSignedLinks(config.encryptionKeys), limits: config.media, publicBaseUrl: config.publicBaseUrl }),
     aiGateway: createAiGateway({ repos, secretBox, credentials, config, logger: logger.child({ component: 'ai-gateway' }) }),
   };
 }

@@ -4,6 +4,10 @@
  * the API on an ephemeral port. Tests talk to it over HTTP; each makes its own organization.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import pg from 'pg';
@@ -105,6 +109,8 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     HANGAR_WORKER_SHUTDOWN_GRACE_SECONDS: '10',
     // Inbox rows left without a workflow are picked up within seconds.
     HANGAR_AUTOMATION_SWEEP_SECONDS: '2',
+    // Media and canvas copies of this run, shared by its API and worker, removed at close.
+    HANGAR_DATA_DIR: mkdtempSync(join(tmpdir(), 'hangar-test-data-')),
     ...(env as Record<string, string>),
     DATABASE_URL: EMBEDDED ? '' : url.toString(),
     TEMPORAL_ADDRESS: temporal.address,
@@ -163,6 +169,7 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
         }),
       );
       await database.close();
+      await rm(settings.HANGAR_DATA_DIR!, { recursive: true, force: true });
       if (process.env.HANGAR_RECORD_HISTORIES) await recordHistories(temporal.address);
       await temporal.stop();
       if (!EMBEDDED) await withServer((c) => c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`));
