@@ -110,8 +110,8 @@ export function parseRange(header: string | undefined, total: number): { start: 
     return { start: Math.max(total - suffix, 0), end: total - 1 };
   }
   const start = Number(match[1]);
+  if (start >= total) return 'unsatisfiable';
   const end = match[2] === '' ? total - 1 : Number(match[2]);
   if (end < start) return null;
-  if (start >= total) return 'unsatisfiable';
   return { start, end: Math.min(end, total - 1) };
 }

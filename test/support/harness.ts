@@ -109,6 +109,8 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     HANGAR_WORKER_SHUTDOWN_GRACE_SECONDS: '10',
     // Inbox rows left without a workflow are picked up within seconds.
     HANGAR_AUTOMATION_SWEEP_SECONDS: '2',
+    // A helper's own image (`HANGAR_SANDBOX_IMAGE=hangar-sandbox:<name>`, docs/operations.md).
+    ...(process.env.HANGAR_SANDBOX_IMAGE ? { HANGAR_SANDBOX_IMAGE: process.env.HANGAR_SANDBOX_IMAGE } : {}),
     // Media and canvas copies of this run, shared by its API and worker, removed at close.
     HANGAR_DATA_DIR: mkdtempSync(join(tmpdir(), 'hangar-test-data-')),
     ...(env as Record<string, string>),

@@ -30,6 +30,9 @@ function declaredLength(ctx: Context): number | undefined {
   return /^\d+$/.test(raw) ? Number(raw) : undefined;
 }
 
+/** Where the caller reached Hangar (Koa's `ctx.origin` is the Origin header); X-Forwarded-* behind a proxy. */
+const serviceOrigin = (ctx: Context) => `${ctx.protocol}://${ctx.host}`;
+
 /** X-Filename is percent-encoded (headers are Latin-1); a malformed one is taken as it is. */
 function headerFilename(raw: string): string {
   try {
@@ -83,7 +86,7 @@ export function mediaRoutes(media: MediaService): Route[] {
           actor,
           params.id,
           { filename, kind: query.kind, contentType: ctx.get('content-type') || undefined, size: declaredLength(ctx), body: ctx.req as Readable },
-          ctx.origin,
+          serviceOrigin(ctx),
         );
       },
     }),
@@ -139,7 +142,7 @@ export function mediaRoutes(media: MediaService): Route[] {
       bodyOptional: true,
       response: { status: 201, description: 'The link', schema: linkAnswer },
       errors: [400, 401, 404],
-      handler: ({ actor, params, body, ctx }) => media.createLink(actor, params.id, params.mediaId, body ?? {}, ctx.origin),
+      handler: ({ actor, params, body, ctx }) => media.createLink(actor, params.id, params.mediaId, body ?? {}, serviceOrigin(ctx)),
     }),
     defineRoute<{ id: string; mediaId: string }, { token: string }>({
       method: 'get',
