@@ -11,6 +11,9 @@ import type { GithubContentsClient } from '../src/integrations/github/contents';
 import type { Logger } from '../src/logger';
 import type { SandboxRuntime } from '../src/sandbox';
 import type { WorkspaceRuntime } from '../src/sandbox/workspace';
+import type { CanvasReader } from '../src/sandbox/workspace/canvas';
+import type { BlobStore } from '../src/storage';
+import { createCanvasActivities } from './canvas';
 import { createAgentTurnActivities } from './agentTurns';
 import { createAutomationCheckActivities } from './automationChecks';
 import { createAutomationCleanupActivities } from './automationCleanup';
@@ -49,6 +52,10 @@ export interface ActivityDeps {
   workspaceApiUrl: string;
   /** What a new workspace's workflow is given. */
   timings: { idleMs: number; archiveAfterMs: number; historyLimit: number };
+  /** Media and canvas copies (the same store the API reads). */
+  blobs: BlobStore;
+  /** Workspaces' canvas directories, through the Docker archive API. */
+  canvas: CanvasReader;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -63,5 +70,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createAutomationEventActivities(as('automation-events')),
     ...createAutomationCheckActivities(as('automation-checks')),
     ...createAutomationCleanupActivities(as('automation-cleanup')),
+    ...createCanvasActivities(deps),
   };
 }

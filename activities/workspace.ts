@@ -19,7 +19,8 @@ import type { EventBus } from '../src/events/bus';
 import { announceWarmWorkspaceStatus } from '../src/events/warmPoolStream';
 import { deliverWebhookOnce, WebhookDeliveryError, type WebhookEvent } from '../src/integrations/webhooks/deliver';
 import { webhookRetryDelay } from '../src/integrations/webhooks/retry';
-import type { WorkspaceStatus } from '../workflows/shared';
+import type { BlobStore } from '../src/storage';
+import { replicaBlobPrefix, type WorkspaceStatus } from '../workflows/shared';
 
 /** How a turn gets its agent's credential. */
 export type CredentialResolver = Pick<AgentCredentials, 'hasCredential'>;
@@ -41,6 +42,8 @@ export interface WorkspaceActivityDeps {
   githubContents: GithubContentsClient;
   /** Announces warm-pool entries claimed (their streams close); optional where nothing follows them. */
   bus?: EventBus;
+  /** A deleted replica's media and canvas copies go with it. */
+  blobs: Pick<BlobStore, 'deleteByPrefix'>;
 }
 
 export const HOOK_LOG_PREVIEW = 100_000;
@@ -238,6 +241,8 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
     },
 
     async deleteReplica({ replicaId }: { replicaId: string }) {
+      // Blobs first: a retry after a failed row delete finds the row and deletes again.
+      await deps.blobs.deleteByPrefix(replicaBlobPrefix(replicaId));
       await replicas.delete(replicaId);
     },
   };

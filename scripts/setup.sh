@@ -5,11 +5,12 @@
 #   image     the sandbox image, rebuilt only when its inputs changed (its test coding agent
 #             is compiled with Go, installed with apt-get on Debian when missing)
 #   postgres  PostgreSQL for the tests (--for test); `npm start` can use an embedded database
+#   s3        versitygw, an S3-compatible server for the storage tests (--for test)
 # Idempotent; takes a couple of seconds when everything is there.
 #
 # Usage: setup.sh [--for test|dev]   (default: test when run as `npm test`, else dev)
 # Env:   HANGAR_CACHE_DIR, TEMPORAL_CLI_PATH, HANGAR_SANDBOX_IMAGE, DOCKER_HOST,
-#        HANGAR_DOCKERD_ARGS, HANGAR_DEBIAN_MIRROR, HANGAR_GO, DATABASE_URL, HANGAR_SETUP_SKIP_POSTGRES=1
+#        HANGAR_DOCKERD_ARGS, HANGAR_DEBIAN_MIRROR, HANGAR_GO, DATABASE_URL, HANGAR_SETUP_SKIP_POSTGRES=1, HANGAR_S3_SERVER_PATH
 #        (see docs/operations.md)
 set -euo pipefail
 
@@ -21,7 +22,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --for) purpose="${2:?setup: --for needs test or dev}"; shift 2 ;;
     --for=*) purpose="${1#--for=}"; shift ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "setup: unknown argument: $1 (usage: setup.sh [--for test|dev])" >&2; exit 2 ;;
   esac
 done
@@ -88,6 +89,40 @@ else
     else
       say temporal "not found and no Go toolchain: the Temporal SDK will download a dev server at run time (needs internet)"
     fi
+  fi
+fi
+
+# --- S3-compatible test server (tests only) --------------------------------------------------
+# versitygw, a real S3 server over a directory, for the blob-store contract tests against S3.
+# Found when present (HANGAR_S3_SERVER_PATH, the cache); else built with Go, once.
+versitygw_version="v1.8.0"   # keep in step with test/support/s3Server.ts
+if [ "$purpose" = test ]; then
+  versitygw_cache="$cache_dir/versitygw-$versitygw_version/versitygw"
+  if [ -n "${HANGAR_S3_SERVER_PATH:-}" ] && [ -x "$HANGAR_S3_SERVER_PATH" ]; then
+    say s3        "using HANGAR_S3_SERVER_PATH=$HANGAR_S3_SERVER_PATH"
+  elif [ -x "$versitygw_cache" ]; then
+    say s3        "found $versitygw_cache"
+  else
+    go_bin="${HANGAR_GO:-$(command -v go || true)}"
+    [ -z "$go_bin" ] && [ -x /usr/local/go/bin/go ] && go_bin=/usr/local/go/bin/go
+    if [ -z "$go_bin" ] && is_debian && is_root; then
+      say s3        "versitygw needs Go to build; installing golang-go (apt-get)"
+      apt_install golang-go && go_bin="$(command -v go || true)"
+    fi
+    [ -n "$go_bin" ] || fail s3 "no Go toolchain to build versitygw (set HANGAR_S3_SERVER_PATH to an S3 test server binary)"
+    say s3        "installing github.com/versity/versitygw@$versitygw_version with go install (a few minutes, once)"
+    gobin_tmp="$(mktemp -d "$cache_dir/versitygw-install.XXXXXX")"
+    log="$cache_dir/versitygw-install.log"
+    start=$SECONDS
+    if ! GOBIN="$gobin_tmp" "$go_bin" install "github.com/versity/versitygw/cmd/versitygw@$versitygw_version" >"$log" 2>&1; then
+      rm -rf "$gobin_tmp"
+      tail -n 20 "$log" >&2
+      fail s3 "go install failed (log: $log)"
+    fi
+    mkdir -p "$(dirname "$versitygw_cache")"
+    mv -f "$gobin_tmp/versitygw" "$versitygw_cache"
+    rm -rf "$gobin_tmp"
+    say s3        "installed $versitygw_cache in $((SECONDS - start))s"
   fi
 fi
 

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { DOCKER_HOST_NAME } from './sandbox/dockerHost';
 import type { AgentId } from './agents/catalog';
 import type { LogLevel } from './logger';
+import type { S3Settings } from './storage/s3Store';
 
 export interface Config {
   port: number;
@@ -74,6 +75,10 @@ export interface Config {
   agentBaseUrls: Record<AgentId, string>;
   /** Published client releases: `manifest.json` and its files (docs/operations.md, "Releases"). */
   releasesDir: string;
+  /** Blob storage in an S3-compatible bucket (`HANGAR_S3_BUCKET`); unset: files under `dataDir`. */
+  s3: S3Settings | undefined;
+  /** Media: the largest upload, and signed links' default and longest lifetimes. */
+  media: { maxBytes: number; linkDefaultSeconds: number; linkMaxSeconds: number };
 }
 
 export interface EncryptionKey {
@@ -193,7 +198,35 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
       agent_5: upstreamUrl(env, 'HANGAR_AGENT_5_BASE_URL', 'https://openrouter.ai/api'),
     },
     releasesDir: env.HANGAR_RELEASES_DIR || join(env.HANGAR_DATA_DIR || '.hangar', 'releases'),
+    s3: s3Settings(env),
+    media: mediaSettings(env),
   };
+}
+
+function s3Settings(env: NodeJS.ProcessEnv): S3Settings | undefined {
+  const bucket = env.HANGAR_S3_BUCKET;
+  if (!bucket) return undefined;
+  const accessKeyId = env.HANGAR_S3_ACCESS_KEY_ID || undefined;
+  const secretAccessKey = env.HANGAR_S3_SECRET_ACCESS_KEY || undefined;
+  if (!accessKeyId !== !secretAccessKey) throw new ConfigError('HANGAR_S3_ACCESS_KEY_ID and HANGAR_S3_SECRET_ACCESS_KEY go together');
+  const pathStyle = env.HANGAR_S3_FORCE_PATH_STYLE ?? '';
+  if (!['', 'true', 'false', '1', '0'].includes(pathStyle)) throw new ConfigError('HANGAR_S3_FORCE_PATH_STYLE must be true or false');
+  return {
+    bucket,
+    region: env.HANGAR_S3_REGION || 'us-east-1',
+    endpoint: httpUrl(env, 'HANGAR_S3_ENDPOINT'),
+    forcePathStyle: pathStyle === 'true' || pathStyle === '1',
+    accessKeyId,
+    secretAccessKey,
+    prefix: env.HANGAR_S3_PREFIX || undefined,
+  };
+}
+
+function mediaSettings(env: NodeJS.ProcessEnv): Config['media'] {
+  const linkMaxSeconds = int(env, 'HANGAR_MEDIA_LINK_MAX_SECONDS', 7 * 86400, 60, 30 * 86400);
+  const linkDefaultSeconds = int(env, 'HANGAR_MEDIA_LINK_SECONDS', 900, 10, 30 * 86400);
+  if (linkDefaultSeconds > linkMaxSeconds) throw new ConfigError('HANGAR_MEDIA_LINK_SECONDS must not exceed HANGAR_MEDIA_LINK_MAX_SECONDS');
+  return { maxBytes: int(env, 'HANGAR_MEDIA_MAX_BYTES', 100 * 1024 * 1024, 1, Number.MAX_SAFE_INTEGER), linkDefaultSeconds, linkMaxSeconds };
 }
 
 /** Processes that talk to a real database and cluster need these; dev fills them itself. */

@@ -12,6 +12,9 @@ import { allRoutes } from './http/routes';
 import type { Logger } from './logger';
 import { createDocker, createSandboxRuntime, type SandboxRuntime } from './sandbox';
 import { createWorkspaceRuntime } from './sandbox/workspace';
+import { createCanvasReader } from './sandbox/workspace/canvas';
+import { CANVAS_DIR } from './domain/media';
+import { createBlobStore } from './storage';
 import { createGithubChecksClient } from './integrations/github/checks';
 import { createGithubContentsClient } from './integrations/github/contents';
 import { createAutomationSweeper } from './temporal/inboxSweeper';
@@ -132,6 +135,8 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
       publicBaseUrl: config.publicBaseUrl,
       workspaceApiUrl: config.workspaceApiUrl,
       timings: { idleMs: config.workspaceIdleMs, archiveAfterMs: config.workspaceArchiveAfterMs, historyLimit: config.workspaceHistoryLimit },
+      blobs: createBlobStore(config),
+      canvas: createCanvasReader(docker, CANVAS_DIR),
     },
   });
   // Terminal sessions live in the worker that holds their TTY; the API reaches them over the bus.

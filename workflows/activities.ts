@@ -10,6 +10,7 @@ import type { AutomationCleanupActivities } from '../activities/automationCleanu
 import type { AutomationEventActivities } from '../activities/automationEvents';
 import type { AutomationRunActivities } from '../activities/automationRuns';
 import type { AutomationScheduleActivities } from '../activities/automationSchedule';
+import type { CanvasActivities } from '../activities/canvas';
 import type { HookActivities } from '../activities/hooks';
 import type { WarmPoolActivities } from '../activities/warmPool';
 import type { WorkspaceActivities } from '../activities/workspace';
@@ -112,4 +113,13 @@ export const hookTests = proxyActivities<HookActivities>({
 export const webhooks = proxyActivities<WorkspaceActivities>({
   startToCloseTimeout: '15 seconds',
   retry: { maximumAttempts: 6, initialInterval: '1 second', backoffCoefficient: 5, maximumInterval: '10 minutes' },
+});
+
+/**
+ * Canvas reads the API waits for: a few seconds of Docker archive work, retried briefly (a
+ * retried copy writes a new key; the API deletes the one it is answered).
+ */
+export const canvasReads = proxyActivities<CanvasActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { maximumAttempts: 3, initialInterval: '500 milliseconds' },
 });

@@ -5,3 +5,4 @@ export { automationRunWorkflow } from './run';
 export { automationScheduleWorkflow } from './automation';
 export { debounceWindowWorkflow } from './debounce';
 export { automationCleanupWorkflow } from './cleanup';
+export { canvasWorkflow } from './canvas';

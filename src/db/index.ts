@@ -26,6 +26,7 @@ import { createTerminalSessionsRepository } from './terminalSessionsRepository';
 import type { Transaction } from './transaction';
 import { createWarmPoolsRepository } from './warmPoolsRepository';
 import { createSkillsRegistriesRepository } from './skillsRegistriesRepository';
+import { createMediaRepository } from './mediaRepository';
 
 export function createRepositories(knex: Knex) {
   return {
@@ -51,6 +52,7 @@ export function createRepositories(knex: Knex) {
     warmPools: createWarmPoolsRepository(knex),
     aiGatewayUsage: createAiGatewayUsageRepository(knex),
     skillsRegistries: createSkillsRegistriesRepository(knex),
+    media: createMediaRepository(knex),
   };
 }
 

@@ -29,11 +29,16 @@ import { createSignedLinks } from '../crypto/signedLinks';
 import { createSkillsRegistriesService } from './environmentResources/skillsRegistries';
 import { createGithubRepositoryReader } from '../integrations/github/skillsRegistry';
 import { createWarmPoolStreamService } from './warmPoolStream';
+import { createMediaService } from './media';
+import { createBlobStore } from '../storage';
 
 export function createServices(deps: { repos: Repositories; bus: EventBus; secretBox: SecretBox; temporal: TemporalGateway; terminalClient: TerminalClient; config: Config; logger: Logger }) {
   const { repos, bus, secretBox, temporal, config, logger } = deps;
   const events = createReplicaEventEmitter(repos.replicaEvents, bus);
   const repositories = repos.codeRepositories;
+  const blobs = createBlobStore(config);
+  const links = createSignedLinks(config.encryptionKeys);
+  const githubContents = createGithubContentsClient({ apiUrl: config.github.apiUrl, token: config.github.token });
   const identity = createIdentityService(repos);
   const organizationSettings = createOrganizationSettingsService({ repos });
   const environments = createEnvironmentsService({
@@ -60,7 +65,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
     repositories,
     environments,
     environmentResources: createEnvironmentResourcesService({ repos, secretBox, environments }),
-    repoSkills: createRepoSkillsService({ repos, environments, github: createGithubContentsClient({ apiUrl: config.github.apiUrl, token: config.github.token }) }),
+    repoSkills: createRepoSkillsService({ repos, environments, github: githubContents }),
     hooks: createHooksService({ repos, environments, temporal, warmPoolSize: config.warmPoolSize }),
     credentials,
     organizationSettings,
@@ -79,6 +84,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
         defaultEnvironmentId: async (organizationId) => (await organizationSettings.forOrganization(organizationId)).default_environment_id,
       },
       timings: { idleMs: config.workspaceIdleMs, archiveAfterMs: config.workspaceArchiveAfterMs, historyLimit: config.workspaceHistoryLimit },
+      blobs,
     }),
     terminals: createTerminalService({ client: deps.terminalClient, repos }),
     userAccount: createUserAccountService({ repos, identity }),
@@ -97,16 +103,17 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       },
     }),
     automationIntake,
+    media: createMediaService({ repos, blobs, temporal, links, limits: config.media, publicBaseUrl: config.publicBaseUrl }),
     aiGateway: createAiGateway({ repos, secretBox, credentials, config, logger: logger.child({ component: 'ai-gateway' }) }),
     downloads: createDownloadsService({
       store: createReleaseStore(config.releasesDir, (reason) => logger.error('the releases manifest is invalid', { dir: config.releasesDir, reason })),
-      links: createSignedLinks(config.encryptionKeys),
+      links,
       logger: logger.child({ component: 'downloads' }),
     }),
     skillsRegistries: createSkillsRegistriesService({
       repos,
       environments,
-      contents: createGithubContentsClient({ apiUrl: config.github.apiUrl, token: config.github.token }),
+      contents: githubContents,
       repositories: createGithubRepositoryReader({ apiUrl: config.github.apiUrl, token: config.github.token }),
       logger: logger.child({ component: 'skills-registries' }),
     }),

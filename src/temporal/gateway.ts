@@ -11,6 +11,7 @@ import type { workspaceWorkflow } from '../../workflows/workspace';
 import type { automationRunWorkflow } from '../../workflows/run';
 import type { debounceWindowWorkflow } from '../../workflows/debounce';
 import type { automationCleanupWorkflow } from '../../workflows/cleanup';
+import type { canvasWorkflow } from '../../workflows/canvas';
 import {
   automationRunWorkflowId,
   FailureTypes,
@@ -24,6 +25,10 @@ import {
   automationCleanupWorkflowId,
   AUTOMATION_SIGNALS,
   debounceWindowWorkflowId,
+  canvasWorkflowId,
+  type CanvasInput,
+  type CanvasListResult,
+  type CanvasReadResult,
   type AutomationCleanupInput,
   type DebounceWindowInput,
   type AutomationRunInput,
@@ -58,6 +63,9 @@ export interface TemporalGateway {
   startAutomationCleanup(input: AutomationCleanupInput): Promise<void>;
   /** Terminates a running workflow; false when it is not running. */
   terminateWorkflow(workflowId: string, reason: string): Promise<boolean>;
+  /** Lists a workspace's canvas, or copies one of its files into the blob store (`canvas/{uuid}`). */
+  canvas(input: Omit<Extract<CanvasInput, { op: 'list' }>, 'requestId'>): Promise<CanvasListResult>;
+  canvas(input: Omit<Extract<CanvasInput, { op: 'read' }>, 'requestId'>): Promise<CanvasReadResult>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -207,6 +215,19 @@ export function createTemporalGateway(connection: GatewayConnection, options: { 
         return true;
       } catch (err) {
         if (err instanceof WorkflowNotFoundError) return false;
+        return translate(err);
+      }
+    },
+    async canvas(input: Omit<CanvasInput, 'requestId'>): Promise<any> {
+      const requestId = randomUUID();
+      try {
+        return await client.workflow.execute<typeof canvasWorkflow>('canvasWorkflow', {
+          taskQueue: options.taskQueue,
+          workflowId: canvasWorkflowId(requestId),
+          args: [{ ...input, requestId } as CanvasInput],
+          workflowExecutionTimeout: '3 minutes',
+        });
+      } catch (err) {
         return translate(err);
       }
     },

@@ -4,6 +4,7 @@
  * the API on an ephemeral port. Tests talk to it over HTTP; each makes its own organization.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,6 +109,10 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     HANGAR_WORKER_SHUTDOWN_GRACE_SECONDS: '10',
     // Inbox rows left without a workflow are picked up within seconds.
     HANGAR_AUTOMATION_SWEEP_SECONDS: '2',
+    // A helper's own image (`HANGAR_SANDBOX_IMAGE=hangar-sandbox:<name>`, docs/operations.md).
+    ...(process.env.HANGAR_SANDBOX_IMAGE ? { HANGAR_SANDBOX_IMAGE: process.env.HANGAR_SANDBOX_IMAGE } : {}),
+    // Media and canvas copies of this run, shared by its API and worker, removed at close.
+    HANGAR_DATA_DIR: mkdtempSync(join(tmpdir(), 'hangar-test-data-')),
     ...(env as Record<string, string>),
     DATABASE_URL: EMBEDDED ? '' : url.toString(),
     TEMPORAL_ADDRESS: temporal.address,
@@ -166,6 +171,7 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
         }),
       );
       await database.close();
+      await rm(settings.HANGAR_DATA_DIR!, { recursive: true, force: true });
       if (process.env.HANGAR_RECORD_HISTORIES) await recordHistories(temporal.address);
       await temporal.stop();
       if (!EMBEDDED) await withServer((c) => c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`));

@@ -33,6 +33,7 @@ export const WORKFLOW_TYPES = [
   'automationScheduleWorkflow',
   'debounceWindowWorkflow',
   'automationCleanupWorkflow',
+  'canvasWorkflow',
 ];
 
 const PER_TYPE = 3;

@@ -78,6 +78,10 @@ func (e *environment) call(method, path string, body interface{}, contentType st
 	if err != nil {
 		return err
 	}
+	// A streamed body that knows its length (a file) is sent with Content-Length.
+	if sized, ok := body.(interface{ Size() int64 }); ok {
+		req.ContentLength = sized.Size()
+	}
 	req.Header.Set("Authorization", "Bearer "+e.secret)
 	req.Header.Set("X-Workspace-Id", e.workspaceID)
 	if contentType != "" {

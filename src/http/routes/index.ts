@@ -22,6 +22,7 @@ import { terminalRoutes } from './terminals';
 import { downloadRoutes } from './downloads';
 import { skillsRegistryRoutes } from './skillsRegistries';
 import { warmPoolStreamRoutes } from './warmPoolStream';
+import { mediaRoutes } from './media';
 
 export function allRoutes(deps: {
   services: Services;
@@ -55,6 +56,7 @@ export function allRoutes(deps: {
     ...downloadRoutes(services.downloads, { publicBaseUrl: deps.publicBaseUrl }),
     ...skillsRegistryRoutes(services.skillsRegistries),
     ...warmPoolStreamRoutes(services.warmPoolStream, deps.bus, deps.logger),
+    ...mediaRoutes(services.media),
   ];
   const meta = metaRoutes({ probes: deps.probes, openapi: () => buildOpenApi(api, { version: deps.version }) });
   return [...meta, ...api];

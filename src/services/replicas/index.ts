@@ -15,7 +15,8 @@ import { checkModes, hashEngineSecret, messageAndModes, newReplicaEvents, newRep
 import type { EventBus } from '../../events/bus';
 import { replicaChannel, type ReplicaEventEmitter } from '../../events/replicaEvents';
 import type { TemporalGateway } from '../../temporal/gateway';
-import type { LifecyclePolicy, WorkspaceInput } from '../../../workflows/shared';
+import { replicaBlobPrefix, type LifecyclePolicy, type WorkspaceInput } from '../../../workflows/shared';
+import type { BlobStore } from '../../storage';
 import type { EnvironmentsService } from '../environments';
 import { accessReplica, isAsleep } from './access';
 import { createChatsService } from './chats';
@@ -70,6 +71,8 @@ export interface ReplicasDeps {
   policy: AgentPolicy;
   timings: ReplicaTimings;
   watermark?: WatermarkOptions;
+  /** A replica deleted without its workflow takes its media here (the workflow's delete does it otherwise). */
+  blobs?: Pick<BlobStore, 'deleteByPrefix'>;
 }
 
 export function createReplicasService(deps: ReplicasDeps) {
@@ -169,7 +172,10 @@ export function createReplicasService(deps: ReplicasDeps) {
     async remove(actor: Actor, id: string): Promise<void> {
       const row = await accessReplica(replicas, actor, id);
       await replicas.markDeleted(row.id);
-      if (!(await temporal.requestLifecycle(row.id, 'delete'))) await replicas.delete(row.id);
+      if (!(await temporal.requestLifecycle(row.id, 'delete'))) {
+        await deps.blobs?.deleteByPrefix(replicaBlobPrefix(row.id));
+        await replicas.delete(row.id);
+      }
     },
 
     async sleep(actor: Actor, id: string): Promise<void> {
