@@ -5,6 +5,7 @@
  */
 import type { Knex } from 'knex';
 import { createAiGatewayUsageRepository } from './aiGatewayUsageRepository';
+import { createAnalyticsRepository } from './analyticsRepository';
 import { createAutomationExecutionsRepository } from './automationExecutionsRepository';
 import { createAutomationInboxRepository } from './automationInboxRepository';
 import { createAutomationsRepository } from './automationsRepository';
@@ -49,6 +50,7 @@ export function createRepositories(knex: Knex) {
     hooks: createHooksRepository(knex),
     warmPools: createWarmPoolsRepository(knex),
     aiGatewayUsage: createAiGatewayUsageRepository(knex),
+    analytics: createAnalyticsRepository(knex),
   };
 }
 

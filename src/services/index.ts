@@ -23,6 +23,7 @@ import { createEnvironmentsService } from './environments';
 import { createHooksService } from './hooks';
 import { createIdentityService } from './identity';
 import { createTerminalService } from './terminals';
+import { createAnalyticsService } from './analytics';
 
 export function createServices(deps: { repos: Repositories; bus: EventBus; secretBox: SecretBox; temporal: TemporalGateway; terminalClient: TerminalClient; config: Config; logger: Logger }) {
   const { repos, bus, secretBox, temporal, config, logger } = deps;
@@ -41,6 +42,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
     logger: logger.child({ component: 'model-catalog' }),
     organizationSecret: (organizationId, agent) => credentials.organizationSecret(organizationId, agent),
   });
+  const analytics = createAnalyticsService({ repos });
   const automationIntake = createAutomationIntake({
     automations: repos.automations,
     inbox: createAutomationInbox({ repos, temporal, logger: logger.child({ component: 'automation-inbox' }) }),
@@ -48,6 +50,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
     github: config.github,
     gitlab: config.gitlab,
     logger: logger.child({ component: 'automation-webhooks' }),
+    pullRequests: analytics,
   });
   return {
     identity,
@@ -92,6 +95,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
     }),
     automationIntake,
     aiGateway: createAiGateway({ repos, secretBox, credentials, config, logger: logger.child({ component: 'ai-gateway' }) }),
+    analytics,
   };
 }
 
