@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { dailySplit } from '../domain/analytics';
 
 export type PullRequestAction = 'opened' | 'merged' | 'closed';
 
@@ -23,6 +24,15 @@ export interface BucketCount {
   bucket: number;
   key: string;
   count: number;
+}
+
+/** AI gateway requests of one (agent, model) over a range. */
+export interface ModelUsage {
+  agent: string;
+  model: string | null;
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
 }
 
 export interface OverviewQuery {
@@ -117,17 +127,49 @@ export function createAnalyticsRepository(db: Knex) {
       return counts(rows);
     },
 
-    /** Pull request events per bucket and action. */
+    /** Pull request events per bucket and action: whole days from the daily rollup, part-days from the events. */
     async pullRequests(q: OverviewQuery, trx: Knex = db): Promise<BucketCount[]> {
       const { start, end } = range(q);
+      const { days, partial } = dailySplit(start, end);
       const { rows } = (await trx.raw(
-        `SELECT width_bucket(occurred_at, ?::timestamptz[]) AS bucket, action AS key, count(*) AS count
-           FROM analytics_pull_request_events
-          WHERE organization_id = ? AND occurred_at >= ? AND occurred_at < ?
+        `SELECT width_bucket(at, ?::timestamptz[]) AS bucket, action AS key, sum(n) AS count
+           FROM (SELECT (day::timestamp AT TIME ZONE 'UTC') AS at, action, count AS n
+                   FROM analytics_pull_requests_daily
+                  WHERE organization_id = ? AND day >= ?::date AND day < ?::date
+                 UNION ALL
+                 SELECT occurred_at, action, 1
+                   FROM analytics_pull_request_events
+                  WHERE organization_id = ? AND ((occurred_at >= ? AND occurred_at < ?) OR (occurred_at >= ? AND occurred_at < ?))) x
           GROUP BY 1, 2`,
-        [instantArray(q.edges), q.organizationId, start, end],
+        [instantArray(q.edges), q.organizationId, days.from, days.to, q.organizationId, ...partial.flat()],
       )) as { rows: Array<{ bucket: unknown; key: unknown; count: unknown }> };
       return counts(rows);
+    },
+
+    /** AI gateway requests per agent and model over the range, read like `pullRequests`. */
+    async modelUsage(q: OverviewQuery, trx: Knex = db): Promise<ModelUsage[]> {
+      const { start, end } = range(q);
+      const { days, partial } = dailySplit(start, end);
+      const { rows } = (await trx.raw(
+        `SELECT agent, model, sum(requests) AS requests, sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens
+           FROM (SELECT agent, model, requests, input_tokens, output_tokens
+                   FROM ai_gateway_usage_daily
+                  WHERE organization_id = ? AND day >= ?::date AND day < ?::date
+                 UNION ALL
+                 SELECT agent, coalesce(model, ''), 1, coalesce(input_tokens, 0), coalesce(output_tokens, 0)
+                   FROM ai_gateway_usage
+                  WHERE organization_id = ? AND ((started_at >= ? AND started_at < ?) OR (started_at >= ? AND started_at < ?))) x
+          GROUP BY 1, 2
+          ORDER BY 1, 2`,
+        [q.organizationId, days.from, days.to, q.organizationId, ...partial.flat()],
+      )) as { rows: Array<Record<string, unknown>> };
+      return rows.map((r) => ({
+        agent: String(r.agent),
+        model: r.model === '' ? null : String(r.model),
+        requests: Number(r.requests),
+        inputTokens: Number(r.input_tokens),
+        outputTokens: Number(r.output_tokens),
+      }));
     },
 
     /**
@@ -138,7 +180,13 @@ export function createAnalyticsRepository(db: Knex) {
      */
     async computeMinutes(q: OverviewQuery, trx: Knex = db): Promise<BucketCount[]> {
       const { start, end } = range(q);
-      const { rows } = (await trx.raw(
+      // The planner takes each interval to span 1,000 buckets (generate_series' default
+      // estimate) where it spans one or two, and would spend more compiling the query (JIT)
+      // and starting a parallel worker than running it.
+      const { rows } = (await trx.transaction(async (t) => {
+        await t.raw('SET LOCAL jit = off');
+        await t.raw('SET LOCAL max_parallel_workers_per_gather = 0');
+        return t.raw(
         `WITH grid AS (SELECT ?::timestamptz[] AS e),
               iv AS (
                 SELECT source, started_at AS s,
@@ -150,14 +198,15 @@ export function createAnalyticsRepository(db: Knex) {
                    AND started_at < ?::timestamptz
               )
          SELECT i AS bucket, iv.source AS key,
-                sum(ceil(extract(epoch FROM (least(iv.hi, grid.e[i + 1]) - iv.s)) / 60)
-                  - ceil(extract(epoch FROM (greatest(iv.lo, grid.e[i]) - iv.s)) / 60)) AS count
+                sum(ceil(date_part('epoch', least(iv.hi, grid.e[i + 1]) - iv.s) / 60)
+                  - ceil(date_part('epoch', greatest(iv.lo, grid.e[i]) - iv.s) / 60)) AS count
            FROM iv CROSS JOIN grid
            CROSS JOIN LATERAL generate_series(width_bucket(iv.lo, grid.e), least(width_bucket(iv.hi, grid.e), cardinality(grid.e) - 1)) AS i
           WHERE iv.hi > iv.lo
           GROUP BY 1, 2`,
         [instantArray(q.edges), start, q.now, end, q.organizationId, start, end],
-      )) as { rows: Array<{ bucket: unknown; key: unknown; count: unknown }> };
+        );
+      })) as { rows: Array<{ bucket: unknown; key: unknown; count: unknown }> };
       return counts(rows).filter((r) => r.count > 0);
     },
   };

@@ -168,3 +168,17 @@ export function billedMinutes(interval: { startedAt: Date; endedAt: Date | null 
   if (hi <= lo) return 0;
   return Math.ceil((hi - s) / MINUTE_MS) - Math.ceil((lo - s) / MINUTE_MS);
 }
+
+/**
+ * How a range is read from per-day rollups: the whole UTC days inside it (`days`, ISO dates,
+ * `from` inclusive, `to` exclusive, empty when equal) come from the rollup, and the parts of
+ * days at its ends (`partial`, two instant ranges, possibly empty) from the rows themselves.
+ */
+export function dailySplit(start: Date, end: Date): { days: { from: string; to: string }; partial: Array<[Date, Date]> } {
+  const dayOf = (d: Date) => d.toISOString().slice(0, 10);
+  const floorStart = bucketStart('day', start);
+  const fullFrom = floorStart.getTime() === start.getTime() ? start : nextBucketStart('day', floorStart);
+  const fullTo = bucketStart('day', end);
+  if (fullFrom >= fullTo) return { days: { from: dayOf(start), to: dayOf(start) }, partial: [[start, end], [end, end]] };
+  return { days: { from: dayOf(fullFrom), to: dayOf(fullTo) }, partial: [[start, fullFrom], [fullTo, end]] };
+}

@@ -36,8 +36,8 @@ function byBucket(rows: BucketCount[], buckets: number): Array<Map<string, numbe
 
 const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
 
-export function createAnalyticsService(deps: { repos: Pick<Repositories, 'analytics' | 'aiGatewayUsage'>; now?: () => Date }) {
-  const { analytics, aiGatewayUsage } = deps.repos;
+export function createAnalyticsService(deps: { repos: Pick<Repositories, 'analytics'>; now?: () => Date }) {
+  const { analytics } = deps.repos;
   const now = deps.now ?? (() => new Date());
 
   return {
@@ -51,7 +51,7 @@ export function createAnalyticsService(deps: { repos: Pick<Repositories, 'analyt
         analytics.workspacesCreated(q),
         analytics.pullRequests(q),
         analytics.computeMinutes(q),
-        aiGatewayUsage.summarize({ organizationId: actor.organizationId, from: range.start, to: range.end }),
+        analytics.modelUsage(q),
       ]);
 
       const createdBy = byBucket(created, buckets.length);
@@ -91,7 +91,7 @@ export function createAnalyticsService(deps: { repos: Pick<Repositories, 'analyt
         },
         sources,
         usage,
-        models: models.map((m) => ({ agent: m.agent, model: m.model, inputTokens: m.input_tokens, outputTokens: m.output_tokens, requests: m.requests })),
+        models,
       };
     },
 

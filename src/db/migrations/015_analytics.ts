@@ -11,6 +11,8 @@ import type { Knex } from 'knex';
  * - `analytics_pull_request_events`: pull/merge requests opened, merged and closed, per
  *   organization whose connected repository the delivery names, once per delivery and action.
  *
+ * Pull request events and AI gateway requests also have per-day rollups (below).
+ *
  * No foreign key to `replicas`; organizations cascade. Existing workspaces are carried over:
  * every replica row counts as created, and an active one as active since its last update.
  */
@@ -53,6 +55,53 @@ export async function up(knex: Knex): Promise<void> {
   });
   await knex.raw('CREATE INDEX analytics_pull_request_events_org_time ON analytics_pull_request_events (organization_id, occurred_at, action)');
 
+  // Per-UTC-day rollups of the two high-volume sources, kept by triggers on the rows themselves
+  // (so every writer, and only rows actually inserted, count): a range reads its whole days
+  // here and only the part-days at its ends from the rows.
+  await knex.schema.createTable('analytics_pull_requests_daily', (t) => {
+    t.uuid('organization_id').notNullable().references('organizations.id').onDelete('CASCADE');
+    t.date('day').notNullable();
+    t.text('action').notNullable();
+    t.bigInteger('count').notNullable();
+    t.primary(['organization_id', 'day', 'action']);
+  });
+  await knex.schema.createTable('ai_gateway_usage_daily', (t) => {
+    t.uuid('organization_id').notNullable().references('organizations.id').onDelete('CASCADE');
+    t.date('day').notNullable();
+    t.text('agent').notNullable();
+    // '' stands for a request without a model (a primary key cannot hold null).
+    t.text('model').notNullable();
+    t.bigInteger('requests').notNullable();
+    t.bigInteger('input_tokens').notNullable();
+    t.bigInteger('output_tokens').notNullable();
+    t.primary(['organization_id', 'day', 'agent', 'model']);
+  });
+  await knex.raw(`
+    CREATE FUNCTION analytics_pull_requests_daily_add() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      INSERT INTO analytics_pull_requests_daily AS d (organization_id, day, action, count)
+      VALUES (NEW.organization_id, (NEW.occurred_at AT TIME ZONE 'UTC')::date, NEW.action, 1)
+      ON CONFLICT (organization_id, day, action) DO UPDATE SET count = d.count + 1;
+      RETURN NULL;
+    END $$`);
+  await knex.raw(`CREATE TRIGGER analytics_pull_requests_daily_add AFTER INSERT ON analytics_pull_request_events
+                  FOR EACH ROW EXECUTE FUNCTION analytics_pull_requests_daily_add()`);
+  await knex.raw(`
+    CREATE FUNCTION ai_gateway_usage_daily_add() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      INSERT INTO ai_gateway_usage_daily AS d (organization_id, day, agent, model, requests, input_tokens, output_tokens)
+      VALUES (NEW.organization_id, (NEW.started_at AT TIME ZONE 'UTC')::date, NEW.agent, coalesce(NEW.model, ''), 1,
+              coalesce(NEW.input_tokens, 0), coalesce(NEW.output_tokens, 0))
+      ON CONFLICT (organization_id, day, agent, model) DO UPDATE
+        SET requests = d.requests + 1, input_tokens = d.input_tokens + excluded.input_tokens, output_tokens = d.output_tokens + excluded.output_tokens;
+      RETURN NULL;
+    END $$`);
+  await knex.raw(`CREATE TRIGGER ai_gateway_usage_daily_add AFTER INSERT ON ai_gateway_usage FOR EACH ROW EXECUTE FUNCTION ai_gateway_usage_daily_add()`);
+  await knex.raw(`INSERT INTO ai_gateway_usage_daily (organization_id, day, agent, model, requests, input_tokens, output_tokens)
+                  SELECT organization_id, (started_at AT TIME ZONE 'UTC')::date, agent, coalesce(model, ''), count(*),
+                         coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0)
+                    FROM ai_gateway_usage GROUP BY 1, 2, 3, 4`);
+
   await knex.raw(`INSERT INTO analytics_workspaces (replica_id, organization_id, source, created_at)
                   SELECT id, organization_id, source, created_at FROM replicas`);
   await knex.raw(`INSERT INTO workspace_active_intervals (id, organization_id, replica_id, source, started_at)
@@ -60,6 +109,12 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.raw('DROP TRIGGER ai_gateway_usage_daily_add ON ai_gateway_usage');
+  await knex.raw('DROP FUNCTION ai_gateway_usage_daily_add()');
+  await knex.schema.dropTable('ai_gateway_usage_daily');
+  await knex.schema.dropTable('analytics_pull_requests_daily');
+  await knex.raw('DROP TRIGGER analytics_pull_requests_daily_add ON analytics_pull_request_events');
+  await knex.raw('DROP FUNCTION analytics_pull_requests_daily_add()');
   await knex.schema.dropTable('analytics_pull_request_events');
   await knex.schema.dropTable('workspace_active_intervals');
   await knex.schema.dropTable('analytics_workspaces');

@@ -97,6 +97,69 @@ describe('analytics repository (embedded PostgreSQL)', function () {
     expect(await repo.recordPullRequestEvents([{ ...event, deliveryKey: 'd-2', action: 'merged' }])).to.equal(1);
   });
 
+  it('answers pull requests and model usage from the daily rollups exactly as from the rows, across part-days', async () => {
+    const repo = createAnalyticsRepository(db);
+    const rnd = random(11);
+    const base = Date.parse('2028-05-01T00:00:00Z');
+    const events = Array.from({ length: 600 }, (_, i) => ({
+      organizationId: ORG,
+      provider: 'github',
+      deliveryKey: `r-${i}`,
+      action: (['opened', 'merged', 'closed'] as const)[i % 3]!,
+      repository: 'acme/app',
+      number: i,
+      at: new Date(base + Math.floor(rnd() * 20 * 86_400_000)),
+    }));
+    await repo.recordPullRequestEvents(events);
+    // The events' instants are set afterwards; the rollup follows the rows' own times, so it is rebuilt here.
+    for (const e of events) await db('analytics_pull_request_events').where({ organization_id: ORG, delivery_key: e.deliveryKey }).update({ occurred_at: e.at });
+    await db('analytics_pull_requests_daily').where({ organization_id: ORG }).delete();
+    await db.raw(`INSERT INTO analytics_pull_requests_daily SELECT organization_id, (occurred_at AT TIME ZONE 'UTC')::date, action, count(*)
+                    FROM analytics_pull_request_events WHERE organization_id = ? GROUP BY 1, 2, 3`, [ORG]);
+    const usage = Array.from({ length: 600 }, (_, i) => ({
+      id: randomUUID(),
+      organization_id: ORG,
+      replica_id: randomUUID(),
+      agent: `agent_${1 + (i % 2)}`,
+      model: i % 5 === 0 ? null : `m-${i % 3}`,
+      status: 200,
+      input_tokens: i % 7 === 0 ? null : 100 + i,
+      output_tokens: 10 + i,
+      duration_ms: 5,
+      started_at: new Date(base + Math.floor(rnd() * 20 * 86_400_000)),
+    }));
+    await db('ai_gateway_usage').insert(usage);
+
+    for (const [bucket, start, end] of [
+      ['day', '2028-05-03T07:13:00Z', '2028-05-17T19:00:00+02:00'],
+      ['week', '2028-05-02T00:00:00Z', '2028-05-19T00:00:00Z'],
+      ['month', '2028-05-05T23:00:00Z', '2028-05-06T01:00:00Z'],
+    ] as Array<[BucketSize, string, string]>) {
+      const buckets = bucketGrid({ bucket, start: new Date(start), end: new Date(end) });
+      const q = { organizationId: ORG, edges: gridEdges(buckets), now: new Date('2028-06-01T00:00:00Z') };
+      const want = new Map<string, number>();
+      for (const e of events) {
+        const i = buckets.findIndex((b) => b.from <= e.at && e.at < b.to);
+        if (i >= 0) want.set(`${i + 1}|${e.action}`, (want.get(`${i + 1}|${e.action}`) ?? 0) + 1);
+      }
+      const got = await repo.pullRequests(q);
+      expect(Object.fromEntries(got.map((r) => [`${r.bucket}|${r.key}`, r.count])), bucket).to.deep.equal(Object.fromEntries(want));
+
+      const inRange = usage.filter((u) => u.started_at >= new Date(start) && u.started_at < new Date(end));
+      const models = new Map<string, { requests: number; inputTokens: number; outputTokens: number }>();
+      for (const u of inRange) {
+        const key = `${u.agent}|${u.model ?? ''}`;
+        const m = models.get(key) ?? { requests: 0, inputTokens: 0, outputTokens: 0 };
+        models.set(key, { requests: m.requests + 1, inputTokens: m.inputTokens + (u.input_tokens ?? 0), outputTokens: m.outputTokens + u.output_tokens });
+      }
+      const gotModels = await repo.modelUsage(q);
+      expect(Object.fromEntries(gotModels.map((m) => [`${m.agent}|${m.model ?? ''}`, { requests: m.requests, inputTokens: m.inputTokens, outputTokens: m.outputTokens }])), bucket).to.deep.equal(
+        Object.fromEntries(models),
+      );
+      expect(inRange.length, bucket).to.be.greaterThan(0);
+    }
+  });
+
   it('opens one interval per stretch of activity, however often a status write is retried', async () => {
     const replicaId = randomUUID();
     await db('replicas').insert({ id: replicaId, organization_id: ORG, name: 'w', status: 'active', source: 'linear', coding_agent: 'agent_1', engine_secret_hash: 'x' });

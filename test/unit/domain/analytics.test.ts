@@ -3,6 +3,7 @@ import {
   billedMinutes,
   bucketGrid,
   bucketStart,
+  dailySplit,
   gridEdges,
   MAX_BUCKETS,
   parseInstant,
@@ -121,6 +122,40 @@ describe('analytics: time ranges and buckets', () => {
         '2026-07-03T00:00:00.000Z',
         '2026-07-03T06:00:00.000Z',
       ]);
+    });
+  });
+
+  describe('reading whole days from rollups', () => {
+    const split = (start: string, end: string) => {
+      const r = dailySplit(d(start), d(end));
+      return { days: r.days, partial: r.partial.map(([a, b]) => [a.toISOString(), b.toISOString()]) };
+    };
+
+    it('takes the whole UTC days from the rollup and the part-days at both ends from the rows', () => {
+      expect(split('2026-03-01T05:00:00Z', '2026-03-04T07:00:00Z')).to.deep.equal({
+        days: { from: '2026-03-02', to: '2026-03-04' },
+        partial: [
+          ['2026-03-01T05:00:00.000Z', '2026-03-02T00:00:00.000Z'],
+          ['2026-03-04T00:00:00.000Z', '2026-03-04T07:00:00.000Z'],
+        ],
+      });
+    });
+
+    it('leaves the part-days empty when the range starts and ends at midnight', () => {
+      expect(split('2026-03-01T00:00:00Z', '2026-03-03T00:00:00Z')).to.deep.equal({
+        days: { from: '2026-03-01', to: '2026-03-03' },
+        partial: [
+          ['2026-03-01T00:00:00.000Z', '2026-03-01T00:00:00.000Z'],
+          ['2026-03-03T00:00:00.000Z', '2026-03-03T00:00:00.000Z'],
+        ],
+      });
+    });
+
+    it('reads a range within one day (or across one midnight) from the rows alone', () => {
+      expect(split('2026-03-01T05:00:00Z', '2026-03-01T07:00:00Z').days).to.deep.equal({ from: '2026-03-01', to: '2026-03-01' });
+      const across = split('2026-03-01T22:00:00Z', '2026-03-02T02:00:00Z');
+      expect(across.days.from).to.equal(across.days.to);
+      expect(across.partial[0]).to.deep.equal(['2026-03-01T22:00:00.000Z', '2026-03-02T02:00:00.000Z']);
     });
   });
 
