@@ -129,7 +129,7 @@ describe('analytics: the organization overview', function () {
     expect(theirs.sources).to.deep.equal([]);
   });
 
-  it('puts minutes and workspaces in UTC day and ISO week buckets, with offsets honoured and edges clipped', async () => {
+  it('puts minutes and workspaces in UTC day and ISO week buckets, with offsets honoured and edges clipped, and totals model usage', async () => {
     const org = await newOrg('analytics');
     const other = await newOrg('analytics-other');
     await backdate(org.organization_id, [
@@ -144,6 +144,25 @@ describe('analytics: the organization overview', function () {
       { replica_id: randomUUID(), organization_id: org.organization_id, source: 'slack', created_at: new Date('2026-02-28T23:15:00Z') },
       { replica_id: randomUUID(), organization_id: org.organization_id, source: 'linear', created_at: new Date('2026-03-02T08:00:00Z') },
       { replica_id: randomUUID(), organization_id: org.organization_id, source: 'linear', created_at: new Date('2026-02-28T22:59:59Z') }, // before the range
+    ]);
+
+    // AI gateway requests (the table the gateway writes): two in the range, one after it.
+    const gatewayRequest = (agent: string, model: string | null, startedAt: string, tokens: number) => ({
+      id: randomUUID(),
+      organization_id: org.organization_id,
+      replica_id: randomUUID(),
+      agent,
+      model,
+      status: 200,
+      input_tokens: tokens,
+      output_tokens: tokens / 10,
+      duration_ms: 100,
+      started_at: new Date(startedAt),
+    });
+    await db()('ai_gateway_usage').insert([
+      gatewayRequest('agent_1', 'agent_1-default', '2026-02-28T23:00:00Z', 1000),
+      gatewayRequest('agent_1', 'agent_1-default', '2026-03-02T12:00:00Z', 500),
+      gatewayRequest('agent_1', 'agent_1-default', '2026-03-04T00:00:00Z', 7000),
     ]);
 
     // Local midnight at +01:00 is 23:00 UTC the day before; "+" is sent unencoded once (it arrives as a space).
@@ -165,6 +184,7 @@ describe('analytics: the organization overview', function () {
       ['2026-03-03', 0],
     ]);
     expect(days.body.summary).to.include({ workspacesCreated: 2, computeMinutes: 102 });
+    expect(days.body.models).to.deep.equal([{ agent: 'agent_1', model: 'agent_1-default', inputTokens: 1500, outputTokens: 150, requests: 2 }]);
     expect(days.body.sources).to.deep.equal([
       { source: 'linear', count: 1 },
       { source: 'slack', count: 1 },
