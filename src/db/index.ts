@@ -5,6 +5,7 @@
  */
 import type { Knex } from 'knex';
 import { createAiGatewayUsageRepository } from './aiGatewayUsageRepository';
+import { createAnalyticsRepository } from './analyticsRepository';
 import { createAutomationExecutionsRepository } from './automationExecutionsRepository';
 import { createAutomationInboxRepository } from './automationInboxRepository';
 import { createAutomationsRepository } from './automationsRepository';
@@ -53,6 +54,7 @@ export function createRepositories(knex: Knex) {
     aiGatewayUsage: createAiGatewayUsageRepository(knex),
     skillsRegistries: createSkillsRegistriesRepository(knex),
     media: createMediaRepository(knex),
+    analytics: createAnalyticsRepository(knex),
   };
 }
 

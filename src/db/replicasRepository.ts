@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { ThinkingLevel } from '../agents/catalog';
 import type { Actor } from '../domain/actor';
 import type { NewReplicaRecord } from '../domain/replicas';
+import { closeActiveInterval, recordStatusChange, recordWorkspaceCreated } from './analyticsRepository';
 
 export type ReplicaStatus = 'preparing' | 'active' | 'sleeping' | 'archived' | 'error';
 
@@ -93,10 +94,11 @@ export function createReplicasRepository(db: Knex) {
     /** The replica, its first chat and its first queued message, in one transaction. */
     async insertWithFirstMessage(record: NewReplicaRecord, trx?: Knex.Transaction): Promise<ReplicaRow> {
       const insert = async (t: Knex.Transaction) => {
-        const [replica] = await t('replicas').insert({ ...record.replica, last_activity_at: t.fn.now() }).returning('*');
+        const [replica] = (await t('replicas').insert({ ...record.replica, last_activity_at: t.fn.now() }).returning('*')) as ReplicaRow[];
         await t('replica_chats').insert(record.chat);
         await t('replica_messages').insert(record.message);
-        return replica as ReplicaRow;
+        await recordWorkspaceCreated(t, { replicaId: replica!.id, organizationId: replica!.organization_id, source: replica!.source, createdAt: replica!.created_at });
+        return replica!;
       };
       return trx ? insert(trx) : db.transaction(insert);
     },
@@ -124,8 +126,13 @@ export function createReplicasRepository(db: Knex) {
       await trx('replicas').where({ id }).update({ deleted_at: trx.fn.now() });
     },
 
-    async delete(id: string, trx: Knex = db): Promise<void> {
-      await trx('replicas').where({ id }).delete();
+    /** Removes the record; a workspace still counted as active stops being billed with it. */
+    async delete(id: string, trx?: Knex.Transaction): Promise<void> {
+      const remove = async (t: Knex.Transaction) => {
+        await closeActiveInterval(t, id);
+        await t('replicas').where({ id }).delete();
+      };
+      await (trx ? remove(trx) : db.transaction(remove));
     },
 
     /** The new status; an error's message is kept in `config.provisioning_error`. False when the replica is gone. */
@@ -143,6 +150,7 @@ export function createReplicasRepository(db: Knex) {
             ...(status === 'archived' ? { archived_at: trx.fn.now() } : {}),
             ...(status === 'active' ? { last_activity_at: trx.fn.now() } : {}),
           });
+        await recordStatusChange(trx, id, status);
         return true;
       });
     },

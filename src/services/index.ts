@@ -31,6 +31,7 @@ import { createGithubRepositoryReader } from '../integrations/github/skillsRegis
 import { createWarmPoolStreamService } from './warmPoolStream';
 import { createMediaService } from './media';
 import { createBlobStore } from '../storage';
+import { createAnalyticsService } from './analytics';
 
 export function createServices(deps: { repos: Repositories; bus: EventBus; secretBox: SecretBox; temporal: TemporalGateway; terminalClient: TerminalClient; config: Config; logger: Logger }) {
   const { repos, bus, secretBox, temporal, config, logger } = deps;
@@ -52,6 +53,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
     logger: logger.child({ component: 'model-catalog' }),
     organizationSecret: (organizationId, agent) => credentials.organizationSecret(organizationId, agent),
   });
+  const analytics = createAnalyticsService({ repos });
   const automationIntake = createAutomationIntake({
     automations: repos.automations,
     inbox: createAutomationInbox({ repos, temporal, logger: logger.child({ component: 'automation-inbox' }) }),
@@ -59,6 +61,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
     github: config.github,
     gitlab: config.gitlab,
     logger: logger.child({ component: 'automation-webhooks' }),
+    pullRequests: analytics,
   });
   return {
     identity,
@@ -118,6 +121,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       logger: logger.child({ component: 'skills-registries' }),
     }),
     warmPoolStream: createWarmPoolStreamService({ repos, environments }),
+    analytics,
   };
 }
 

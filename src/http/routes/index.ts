@@ -23,6 +23,7 @@ import { downloadRoutes } from './downloads';
 import { skillsRegistryRoutes } from './skillsRegistries';
 import { warmPoolStreamRoutes } from './warmPoolStream';
 import { mediaRoutes } from './media';
+import { analyticsRoutes } from './analytics';
 
 export function allRoutes(deps: {
   services: Services;
@@ -57,6 +58,7 @@ export function allRoutes(deps: {
     ...skillsRegistryRoutes(services.skillsRegistries),
     ...warmPoolStreamRoutes(services.warmPoolStream, deps.bus, deps.logger),
     ...mediaRoutes(services.media),
+    ...analyticsRoutes(services.analytics),
   ];
   const meta = metaRoutes({ probes: deps.probes, openapi: () => buildOpenApi(api, { version: deps.version }) });
   return [...meta, ...api];

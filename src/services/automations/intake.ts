@@ -57,6 +57,8 @@ export function createAutomationIntake(deps: {
   github: { webhookSecret?: string };
   gitlab: { webhookToken?: string };
   logger: Logger;
+  /** Analytics counts pull requests opened, merged and closed from the same deliveries (idempotent per delivery). */
+  pullRequests?: { recordPullRequest(provider: 'github' | 'gitlab', event: CodeHostingEvent, deliveryId: string | undefined): Promise<unknown> };
 }) {
   const { inbox, automations } = deps;
 
@@ -124,6 +126,7 @@ export function createAutomationIntake(deps: {
 
   async function deliver(provider: 'github' | 'gitlab', event: CodeHostingEvent | null, deliveryId: string | undefined): Promise<CodeHostingAnswer> {
     if (!event) return { accepted: true, matched: 0, duplicate: false, ignored: 'this event or action triggers no automation' };
+    await deps.pullRequests?.recordPullRequest(provider, event, deliveryId);
     const items = await itemsFor(event);
     const { duplicate, accepted } = await inbox.accept(items, deliveryId ? { provider, id: deliveryId } : undefined);
     const matched = accepted.filter((a) => a !== null).length;
