@@ -71,6 +71,8 @@ export interface Config {
   gitlab: { webhookToken?: string };
   /** The AI gateway's upstream per agent (`HANGAR_AGENT_N_BASE_URL`), without a trailing slash. */
   agentBaseUrls: Record<AgentId, string>;
+  /** `HANGAR_PREVIEW_DOMAIN`: previews answer at `{port}-{token}.{domain}` (wildcard DNS); unset: path form only. */
+  previewDomain: string | undefined;
 }
 
 export interface EncryptionKey {
@@ -189,7 +191,19 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
       agent_4: upstreamUrl(env, 'HANGAR_AGENT_4_BASE_URL', 'https://openrouter.ai/api'),
       agent_5: upstreamUrl(env, 'HANGAR_AGENT_5_BASE_URL', 'https://openrouter.ai/api'),
     },
+    previewDomain: previewDomain(env.HANGAR_PREVIEW_DOMAIN),
   };
+}
+
+/** A DNS name (lower case, no scheme, port or wildcard) under which preview hosts live. */
+function previewDomain(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  const domain = raw.trim().toLowerCase().replace(/\.$/, '');
+  const label = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+  if (!new RegExp(`^${label}(?:\\.${label})+$`).test(domain) || domain.length > 200) {
+    throw new ConfigError(`HANGAR_PREVIEW_DOMAIN must be a domain name such as preview.example.com (no scheme, port or *), got "${raw}"`);
+  }
+  return domain;
 }
 
 /** Processes that talk to a real database and cluster need these; dev fills them itself. */

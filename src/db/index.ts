@@ -25,6 +25,7 @@ import { createRepositoriesRepository } from './repositoriesRepository';
 import { createTerminalSessionsRepository } from './terminalSessionsRepository';
 import type { Transaction } from './transaction';
 import { createWarmPoolsRepository } from './warmPoolsRepository';
+import { createPreviewsRepository } from './previewsRepository';
 
 export function createRepositories(knex: Knex) {
   return {
@@ -49,6 +50,7 @@ export function createRepositories(knex: Knex) {
     hooks: createHooksRepository(knex),
     warmPools: createWarmPoolsRepository(knex),
     aiGatewayUsage: createAiGatewayUsageRepository(knex),
+    previews: createPreviewsRepository(knex),
   };
 }
 

@@ -23,6 +23,8 @@ import { createEnvironmentsService } from './environments';
 import { createHooksService } from './hooks';
 import { createIdentityService } from './identity';
 import { createTerminalService } from './terminals';
+import { createPreviewsService } from './previews';
+import { createSignedLinks } from '../crypto/signedLinks';
 
 export function createServices(deps: { repos: Repositories; bus: EventBus; secretBox: SecretBox; temporal: TemporalGateway; terminalClient: TerminalClient; config: Config; logger: Logger }) {
   const { repos, bus, secretBox, temporal, config, logger } = deps;
@@ -92,6 +94,15 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
     }),
     automationIntake,
     aiGateway: createAiGateway({ repos, secretBox, credentials, config, logger: logger.child({ component: 'ai-gateway' }) }),
+    previews: createPreviewsService({
+      repos,
+      events,
+      temporal,
+      links: createSignedLinks(config.encryptionKeys),
+      authenticate: (authorization) => identity.authenticate(authorization),
+      domain: config.previewDomain,
+      publicBaseUrl: config.publicBaseUrl,
+    }),
   };
 }
 

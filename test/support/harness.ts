@@ -122,8 +122,7 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     worker ??= await startWorker({ config: workerConfig, logger, database, temporalAddress: temporal.address });
   };
   const api = await buildApi({ config, logger, database, temporalAddress: temporal.address });
-  const server: Server = api.app.listen(config.port, '0.0.0.0');
-  await new Promise((resolve) => server.once('listening', resolve));
+  const server: Server = await api.listen(config.port, '0.0.0.0');
   const { port } = server.address() as AddressInfo;
 
   return {

@@ -15,6 +15,7 @@ import * as m009 from './009_debounce_window_starts';
 import * as m010 from './010_turn_sessions';
 import * as m011 from './011_ai_gateway_usage';
 import * as m012 from './012_installed_skills';
+import * as m013 from './013_previews';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -34,6 +35,7 @@ const migrations: Array<[string, Migration]> = [
   ['010_turn_sessions', m010],
   ['011_ai_gateway_usage', m011],
   ['012_installed_skills', m012],
+  ['013_previews', m013],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

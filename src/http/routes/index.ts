@@ -19,6 +19,7 @@ import { replicaEventRoutes } from './replicaEvents';
 import { replicaRoutes } from './replicas';
 import { repositoryRoutes } from './repositories';
 import { terminalRoutes } from './terminals';
+import { previewRoutes } from './previews';
 
 export function allRoutes(deps: {
   services: Services;
@@ -47,6 +48,7 @@ export function allRoutes(deps: {
     ...accountRoutes(services.userAccount),
     ...automationWebhookRoutes(services.automationIntake),
     ...automationRoutes(services.automations),
+    ...previewRoutes(services.previews),
   ];
   const meta = metaRoutes({ probes: deps.probes, openapi: () => buildOpenApi(api, { version: deps.version }) });
   return [...meta, ...api];
