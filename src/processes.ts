@@ -81,6 +81,12 @@ export async function buildApi(options: { config: Config; logger: Logger; databa
       // The API itself speaks no WebSocket.
       socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
     });
+    // Node's close waits for upgraded sockets, which closeAllConnections does not reach.
+    const closeServer = server.close.bind(server);
+    server.close = ((callback?: (err?: Error) => void) => {
+      previewProxy.dropUpgrades();
+      return closeServer(callback);
+    }) as Server['close'];
     return server;
   };
   return {

@@ -43,6 +43,8 @@ export interface PreviewProxy {
   owns(req: IncomingMessage): boolean;
   web(req: IncomingMessage, res: ServerResponse): void;
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Ends every WebSocket the proxy carries (a closing server waits for upgraded sockets otherwise). */
+  dropUpgrades(): void;
   close(): void;
 }
 
@@ -82,7 +84,16 @@ export function createPreviewProxy(options: PreviewProxyOptions): PreviewProxy {
     proxyReq.once('close', () => clearTimeout(timer));
   };
   proxy.on('proxyReq', (proxyReq) => guardConnect(proxyReq));
-  proxy.on('proxyReqWs', (proxyReq) => guardConnect(proxyReq));
+  // A WebSocket has no half-close: when either side goes, both go (a server that ignores the
+  // client's FIN would otherwise hold both sockets open for ever).
+  proxy.on('proxyReqWs', (proxyReq, _req, socket) => {
+    guardConnect(proxyReq);
+    proxyReq.once('upgrade', (_res, proxySocket: Socket) => {
+      socket.once('close', () => proxySocket.destroy());
+      proxySocket.once('close', () => socket.destroy());
+    });
+  });
+  const upgraded = new Set<Duplex>();
   // Errors arrive through each call's callback; this keeps a stray one from crashing the process.
   proxy.on('error', (err) => logger.debug('preview proxy error', { err }));
 
@@ -223,6 +234,9 @@ export function createPreviewProxy(options: PreviewProxyOptions): PreviewProxy {
 
     upgrade(req, socket, head) {
       socket.on('error', () => undefined);
+      upgraded.add(socket);
+      socket.once('close', () => upgraded.delete(socket));
+      socket.once('end', () => socket.destroy());
       locate(req, true).then(
         (outcome) => {
           if (outcome.kind !== 'forward') {
@@ -240,6 +254,11 @@ export function createPreviewProxy(options: PreviewProxyOptions): PreviewProxy {
           writeRefusal(socket, { status: 500, error: 'Internal server error', details: null });
         },
       );
+    },
+
+    dropUpgrades() {
+      for (const socket of upgraded) socket.destroy();
+      upgraded.clear();
     },
 
     close: () => proxy.close(),

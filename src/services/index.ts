@@ -102,6 +102,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       authenticate: (authorization) => identity.authenticate(authorization),
       domain: config.previewDomain,
       publicBaseUrl: config.publicBaseUrl,
+      localBaseUrl: `http://localhost:${config.port}`,
     }),
   };
 }

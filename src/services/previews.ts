@@ -33,14 +33,20 @@ export interface PreviewsDeps {
   domain: string | undefined;
   /** `HANGAR_PUBLIC_URL`; else the URL a request came in on. */
   publicBaseUrl: string | undefined;
+  /**
+   * Without a public URL, what a call from inside a workspace gets instead of the origin it
+   * used (the Docker host's name, which means nothing to a browser): `http://localhost:{PORT}`.
+   */
+  localBaseUrl: string;
 }
 
 export function createPreviewsService(deps: PreviewsDeps) {
   const { repos, events, links } = deps;
   const previews = repos.previews;
 
-  const baseUrl = (origin: string) => deps.publicBaseUrl ?? origin;
-  const urlOf = (row: Pick<PreviewRow, 'port' | 'token'>, origin: string) => previewUrl({ baseUrl: baseUrl(origin), domain: deps.domain, port: row.port, token: row.token });
+  const urlOf = (row: Pick<PreviewRow, 'port' | 'token'>, origin: string) => previewUrl({ baseUrl: deps.publicBaseUrl ?? origin, domain: deps.domain, port: row.port, token: row.token });
+  /** The base URL a caller's answers use: a workspace's own calls come in on the Docker host's name. */
+  const originOf = (actor: Actor, requestOrigin: string) => (actor.keyId.startsWith('engine:') ? deps.localBaseUrl : requestOrigin);
   const view = (row: PreviewRow, origin: string): PreviewView => ({
     port: row.port,
     url: urlOf(row, origin),
@@ -83,14 +89,16 @@ export function createPreviewsService(deps: PreviewsDeps) {
   }
 
   return {
-    async list(actor: Actor, workspaceId: string, origin: string): Promise<PreviewView[]> {
+    async list(actor: Actor, workspaceId: string, requestOrigin: string): Promise<PreviewView[]> {
       const row = await workspace(actor, workspaceId);
+      const origin = originOf(actor, requestOrigin);
       return (await previews.list(row.id)).map((r) => view(r, origin));
     },
 
     /** A new preview, or the port's existing one (its URL kept) with `authenticated` as asked. */
-    async create(actor: Actor, workspaceId: string, input: { port: number; authenticated?: boolean }, origin: string): Promise<{ preview: PreviewView; created: boolean }> {
+    async create(actor: Actor, workspaceId: string, input: { port: number; authenticated?: boolean }, requestOrigin: string): Promise<{ preview: PreviewView; created: boolean }> {
       const replica = await workspace(actor, workspaceId);
+      const origin = originOf(actor, requestOrigin);
       const { row, created } = await previews.upsert({
         id: randomUUID(),
         organization_id: replica.organization_id,
@@ -103,22 +111,23 @@ export function createPreviewsService(deps: PreviewsDeps) {
       return { preview: view(row, origin), created };
     },
 
-    async remove(actor: Actor, workspaceId: string, port: number, origin: string) {
+    async remove(actor: Actor, workspaceId: string, port: number, requestOrigin: string) {
       const replica = await workspace(actor, workspaceId);
-      return remove(replica.id, port, origin);
+      return remove(replica.id, port, originOf(actor, requestOrigin));
     },
 
     /** `DELETE /v1/previews/{port}`: the calling workspace's own preview (engine secret only). */
-    async removeOwn(actor: Actor, port: number, origin: string) {
+    async removeOwn(actor: Actor, port: number, requestOrigin: string) {
       if (!actor.keyId.startsWith('engine:')) {
         throw invalid('Missing workspace', 'this operation is for code inside a workspace: send X-Workspace-Id with the engine secret');
       }
-      return remove(actor.keyId.slice('engine:'.length), port, origin);
+      return remove(actor.keyId.slice('engine:'.length), port, originOf(actor, requestOrigin));
     },
 
     /** A signed link that opens an authenticated preview in a browser (sets its cookie), until it expires or is revoked. */
-    async createLink(actor: Actor, workspaceId: string, port: number, expiresInSeconds: number | undefined, origin: string) {
+    async createLink(actor: Actor, workspaceId: string, port: number, expiresInSeconds: number | undefined, requestOrigin: string) {
       const replica = await workspace(actor, workspaceId);
+      const origin = originOf(actor, requestOrigin);
       const row = await preview(replica.id, port);
       const expiresAt = new Date(Date.now() + (expiresInSeconds ?? LINK_DEFAULT_SECONDS) * 1000);
       const link = await previews.insertLink({ id: randomUUID(), preview_id: row.id, expires_at: expiresAt });

@@ -105,6 +105,8 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     HANGAR_WORKER_SHUTDOWN_GRACE_SECONDS: '10',
     // Inbox rows left without a workflow are picked up within seconds.
     HANGAR_AUTOMATION_SWEEP_SECONDS: '2',
+    // A helper that rebuilt the image under its own name tests that image.
+    ...(process.env.HANGAR_SANDBOX_IMAGE ? { HANGAR_SANDBOX_IMAGE: process.env.HANGAR_SANDBOX_IMAGE } : {}),
     ...(env as Record<string, string>),
     DATABASE_URL: EMBEDDED ? '' : url.toString(),
     TEMPORAL_ADDRESS: temporal.address,

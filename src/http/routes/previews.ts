@@ -3,6 +3,7 @@
  * key or from inside the workspace with its engine secret; signed links for authenticated
  * ones. The traffic itself goes through the preview proxy (src/http/previewProxy.ts).
  */
+import type { Context } from 'koa';
 import { object, successSchema } from '../../schemas/common';
 import {
   createLinkBody,
@@ -23,6 +24,8 @@ type PortP = { workspaceId: string; port: number };
 type LinkP = PortP & { linkId: string };
 
 const tag = 'Preview';
+/** The URL the request came in on (Koa trusts X-Forwarded-Proto and -Host: `app.proxy`). */
+const originOf = (ctx: Context) => `${ctx.protocol}://${ctx.host}`;
 const base = '/v1/workspaces/:workspaceId/previews';
 
 export function previewRoutes(previews: PreviewsService): Route[] {
@@ -37,7 +40,7 @@ export function previewRoutes(previews: PreviewsService): Route[] {
       params: workspaceParams,
       response: { status: 200, description: 'The previews, by port', schema: object({ previews: { type: 'array', items: previewSchema } }, ['previews']) },
       errors: [400, 401, 404],
-      handler: async ({ actor, params, ctx }) => ({ previews: await previews.list(actor, params.workspaceId, ctx.origin) }),
+      handler: async ({ actor, params, ctx }) => ({ previews: await previews.list(actor, params.workspaceId, originOf(ctx)) }),
     }),
     defineRoute<WorkspaceP, Record<string, never>, { port: number; authenticated?: boolean }>({
       method: 'post',
@@ -56,7 +59,7 @@ export function previewRoutes(previews: PreviewsService): Route[] {
       },
       errors: [400, 401, 404],
       handler: async ({ actor, params, body, ctx, useAlternate }) => {
-        const { preview, created } = await previews.create(actor, params.workspaceId, body, ctx.origin);
+        const { preview, created } = await previews.create(actor, params.workspaceId, body, originOf(ctx));
         if (!created) useAlternate();
         return { preview };
       },
@@ -71,7 +74,7 @@ export function previewRoutes(previews: PreviewsService): Route[] {
       params: workspacePortParams,
       response: { status: 200, description: 'Preview deleted', schema: deletePreviewResponse },
       errors: [400, 401, 404],
-      handler: async ({ actor, params, ctx }) => previews.remove(actor, params.workspaceId, params.port, ctx.origin),
+      handler: async ({ actor, params, ctx }) => previews.remove(actor, params.workspaceId, params.port, originOf(ctx)),
     }),
     defineRoute<{ port: number }>({
       method: 'delete',
@@ -83,7 +86,7 @@ export function previewRoutes(previews: PreviewsService): Route[] {
       params: portParams,
       response: { status: 200, description: 'Preview deleted', schema: deletePreviewResponse },
       errors: [400, 401, 404],
-      handler: async ({ actor, params, ctx }) => previews.removeOwn(actor, params.port, ctx.origin),
+      handler: async ({ actor, params, ctx }) => previews.removeOwn(actor, params.port, originOf(ctx)),
     }),
     defineRoute<PortP, Record<string, never>, { expires_in_seconds?: number }>({
       method: 'post',
@@ -97,7 +100,7 @@ export function previewRoutes(previews: PreviewsService): Route[] {
       bodyOptional: true,
       response: { status: 201, description: 'The link', schema: object({ link: previewLinkSchema }, ['link']) },
       errors: [400, 401, 404],
-      handler: async ({ actor, params, body, ctx }) => previews.createLink(actor, params.workspaceId, params.port, body?.expires_in_seconds, ctx.origin),
+      handler: async ({ actor, params, body, ctx }) => previews.createLink(actor, params.workspaceId, params.port, body?.expires_in_seconds, originOf(ctx)),
     }),
     defineRoute<LinkP>({
       method: 'delete',
