@@ -165,6 +165,12 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
     await events.emit(row.id, 'hooks.completed', { running: false, completed: true, total, done: completed });
   }
 
+  /** Where previews reach the running container; a restarted container may have a new address. */
+  async function recordAddress(replicaId: string): Promise<void> {
+    const row = await replica(replicaId);
+    if (row) await replicas.setContainerAddress(row.id, await runtime.address(workspaceKey(row)));
+  }
+
   /** Provisioning errors are final on the last attempt; earlier attempts retry. */
   async function outcome(work: () => Promise<unknown>): Promise<{ ok: boolean; error?: string; warmPoolEnvironmentId?: string }> {
     try {
@@ -182,7 +188,11 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
     async provisionWorkspace({ replicaId }: { replicaId: string }) {
       const row = await replica(replicaId);
       if (!row) return { ok: false, error: 'the replica no longer exists' };
-      return outcome(() => provision(row));
+      return outcome(async () => {
+        const result = await provision(row);
+        await recordAddress(row.id);
+        return result;
+      });
     },
 
     async startWorkspace({ replicaId }: { replicaId: string }) {
@@ -191,12 +201,14 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
       return outcome(async () => {
         if ((await runtime.state(workspaceKey(row))) === 'missing') await provision(row);
         else await runtime.start(workspaceKey(row));
+        await recordAddress(row.id);
       });
     },
 
     async stopWorkspace({ replicaId }: { replicaId: string }) {
       const row = await replica(replicaId);
       await runtime.stop(row ? workspaceKey(row) : replicaId);
+      if (row) await replicas.setContainerAddress(row.id, null);
     },
 
     async removeWorkspace({ replicaId }: { replicaId: string }) {

@@ -79,6 +79,8 @@ export interface Config {
   s3: S3Settings | undefined;
   /** Media: the largest upload, and signed links' default and longest lifetimes. */
   media: { maxBytes: number; linkDefaultSeconds: number; linkMaxSeconds: number };
+  /** `HANGAR_PREVIEW_DOMAIN`: previews answer at `{port}-{token}.{domain}` (wildcard DNS); unset: path form only. */
+  previewDomain: string | undefined;
 }
 
 export interface EncryptionKey {
@@ -200,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
     releasesDir: env.HANGAR_RELEASES_DIR || join(env.HANGAR_DATA_DIR || '.hangar', 'releases'),
     s3: s3Settings(env),
     media: mediaSettings(env),
+    previewDomain: previewDomain(env.HANGAR_PREVIEW_DOMAIN),
   };
 }
 
@@ -227,6 +230,17 @@ function mediaSettings(env: NodeJS.ProcessEnv): Config['media'] {
   const linkDefaultSeconds = int(env, 'HANGAR_MEDIA_LINK_SECONDS', 900, 10, 30 * 86400);
   if (linkDefaultSeconds > linkMaxSeconds) throw new ConfigError('HANGAR_MEDIA_LINK_SECONDS must not exceed HANGAR_MEDIA_LINK_MAX_SECONDS');
   return { maxBytes: int(env, 'HANGAR_MEDIA_MAX_BYTES', 100 * 1024 * 1024, 1, Number.MAX_SAFE_INTEGER), linkDefaultSeconds, linkMaxSeconds };
+}
+
+/** A DNS name (lower case, no scheme, port or wildcard) under which preview hosts live. */
+function previewDomain(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  const domain = raw.trim().toLowerCase().replace(/\.$/, '');
+  const label = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+  if (!new RegExp(`^${label}(?:\\.${label})+$`).test(domain) || domain.length > 200) {
+    throw new ConfigError(`HANGAR_PREVIEW_DOMAIN must be a domain name such as preview.example.com (no scheme, port or *), got "${raw}"`);
+  }
+  return domain;
 }
 
 /** Processes that talk to a real database and cluster need these; dev fills them itself. */

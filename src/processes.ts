@@ -3,6 +3,7 @@
  * each builds its dependencies once, then hands them to these functions.
  */
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
 import type Koa from 'koa';
 import { version } from '../package.json';
 import type { Config } from './config';
@@ -26,6 +27,7 @@ import { workspaceKey } from './domain/replicas';
 import { connectTemporal, createTemporalGateway, type TemporalGateway } from './temporal/gateway';
 import { connectWorker, createHangarWorker } from './temporal/worker';
 import type { Database } from './db/database';
+import { createPreviewProxy } from './http/previewProxy';
 
 export { migrate, openDatabase, type Database } from './db/database';
 
@@ -33,6 +35,13 @@ export interface ApiProcess {
   app: Koa;
   services: Services;
   temporal: TemporalGateway;
+  /**
+   * Serves on `server`: preview traffic (a Host under the preview domain, or `/preview/…`,
+   * WebSocket upgrades included) goes to the preview proxy, everything else to Koa.
+   */
+  attach(server: Server): Server;
+  /** A new HTTP server with `attach`, listening; resolves once it listens. */
+  listen(port: number, host: string): Promise<Server>;
   close(): Promise<void>;
 }
 
@@ -65,12 +74,45 @@ export async function buildApi(options: { config: Config; logger: Logger; databa
   const pruneDeliveries = () =>
     services.automationIntake.pruneDeliveries().catch((err) => logger.warn('pruning webhook delivery ids failed', { err }));
   const pruneTimer = setInterval(pruneDeliveries, 60 * 60 * 1000).unref();
+  const previewProxy = createPreviewProxy({ previews: services.previews, domain: config.previewDomain, logger: logger.child({ component: 'previews' }) });
+  const pruneLinks = () => services.previews.pruneLinks().catch((err) => logger.warn('pruning expired preview links failed', { err }));
+  const pruneLinksTimer = setInterval(pruneLinks, 60 * 60 * 1000).unref();
+  const attach = (server: Server) => {
+    const koa = app.callback();
+    server.on('request', (req, res) => (previewProxy.owns(req) ? previewProxy.web(req, res) : void koa(req, res)));
+    server.on('upgrade', (req, socket, head) => {
+      if (previewProxy.owns(req)) return previewProxy.upgrade(req, socket, head);
+      // The API itself speaks no WebSocket.
+      socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    });
+    // Node's close waits for upgraded sockets, which closeAllConnections does not reach.
+    const closeServer = server.close.bind(server);
+    server.close = ((callback?: (err?: Error) => void) => {
+      previewProxy.dropUpgrades();
+      return closeServer(callback);
+    }) as Server['close'];
+    return server;
+  };
   return {
     app,
     services,
     temporal,
+    attach,
+    listen: async (port, host) => {
+      const server = attach(createServer());
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+      return server;
+    },
     close: async () => {
       clearInterval(pruneTimer);
+      clearInterval(pruneLinksTimer);
+      previewProxy.close();
       await terminalClient.shutdown();
       services.replicas.close();
       await services.aiGateway.close();

@@ -12,7 +12,8 @@ async function main() {
   // Both processes migrate at start; knex's migration lock makes concurrent starts safe.
   await migrate(database, config);
   const api = await buildApi({ config, logger, database, temporalAddress: config.temporalAddress! });
-  const server = api.app.listen(config.port, config.host, () => logger.info('api listening', { port: config.port }));
+  const server = await api.listen(config.port, config.host);
+  logger.info('api listening', { port: config.port });
   onShutdown(logger, async () => {
     await new Promise((resolve) => server.close(resolve));
     await api.close();

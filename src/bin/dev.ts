@@ -80,8 +80,7 @@ async function main() {
   await migrate(database, config);
   const worker = await startWorker({ config, logger, database, temporalAddress: temporal.address });
   const api = await buildApi({ config, logger, database, temporalAddress: temporal.address });
-  const server = api.app.listen(config.port, config.host);
-  await new Promise((r) => server.once('listening', r));
+  const server = await api.listen(config.port, config.host);
   const baseUrl = config.publicBaseUrl ?? `http://localhost:${config.port}`;
 
   const credentialsPath = join(dataDir, 'dev-credentials.json');

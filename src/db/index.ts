@@ -28,6 +28,7 @@ import type { Transaction } from './transaction';
 import { createWarmPoolsRepository } from './warmPoolsRepository';
 import { createSkillsRegistriesRepository } from './skillsRegistriesRepository';
 import { createMediaRepository } from './mediaRepository';
+import { createPreviewsRepository } from './previewsRepository';
 
 export function createRepositories(knex: Knex) {
   return {
@@ -55,6 +56,7 @@ export function createRepositories(knex: Knex) {
     skillsRegistries: createSkillsRegistriesRepository(knex),
     media: createMediaRepository(knex),
     analytics: createAnalyticsRepository(knex),
+    previews: createPreviewsRepository(knex),
   };
 }
 

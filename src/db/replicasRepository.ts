@@ -34,6 +34,8 @@ export interface ReplicaRow {
   workspace_key?: string | null;
   /** The slugs of the skills written into the workspace, recorded when provisioning ends; null before. */
   skills_installed?: string[] | null;
+  /** The container's IP on its Docker network while it runs (previews forward there); null when stopped. */
+  container_address?: string | null;
   repositories: Array<{ id: string; name: string; url: string; default_branch: string }>;
   last_activity_at: Date | null;
   created_at: Date;
@@ -163,6 +165,11 @@ export function createReplicasRepository(db: Knex) {
     /** The replica now runs in a claimed warm-pool entry's container. */
     async setWorkspaceKey(id: string, key: string, trx: Knex = db): Promise<void> {
       await trx('replicas').where({ id }).update({ workspace_key: key });
+    },
+
+    /** Where the running container answers on its Docker network (null: not running). */
+    async setContainerAddress(id: string, address: string | null, trx: Knex = db): Promise<void> {
+      await trx('replicas').where({ id }).update({ container_address: address });
     },
   };
 }

@@ -32,6 +32,7 @@ import { createWarmPoolStreamService } from './warmPoolStream';
 import { createMediaService } from './media';
 import { createBlobStore } from '../storage';
 import { createAnalyticsService } from './analytics';
+import { createPreviewsService } from './previews';
 
 export function createServices(deps: { repos: Repositories; bus: EventBus; secretBox: SecretBox; temporal: TemporalGateway; terminalClient: TerminalClient; config: Config; logger: Logger }) {
   const { repos, bus, secretBox, temporal, config, logger } = deps;
@@ -122,6 +123,16 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
     }),
     warmPoolStream: createWarmPoolStreamService({ repos, environments }),
     analytics,
+    previews: createPreviewsService({
+      repos,
+      events,
+      temporal,
+      links,
+      authenticate: (authorization) => identity.authenticate(authorization),
+      domain: config.previewDomain,
+      publicBaseUrl: config.publicBaseUrl,
+      localBaseUrl: `http://localhost:${config.port}`,
+    }),
   };
 }
 

@@ -109,7 +109,7 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     HANGAR_WORKER_SHUTDOWN_GRACE_SECONDS: '10',
     // Inbox rows left without a workflow are picked up within seconds.
     HANGAR_AUTOMATION_SWEEP_SECONDS: '2',
-    // A helper's own image (`HANGAR_SANDBOX_IMAGE=hangar-sandbox:<name>`, docs/operations.md).
+    // An image built under another name (`HANGAR_SANDBOX_IMAGE`, as setup.sh reads it).
     ...(process.env.HANGAR_SANDBOX_IMAGE ? { HANGAR_SANDBOX_IMAGE: process.env.HANGAR_SANDBOX_IMAGE } : {}),
     // Media and canvas copies of this run, shared by its API and worker, removed at close.
     HANGAR_DATA_DIR: mkdtempSync(join(tmpdir(), 'hangar-test-data-')),
@@ -130,8 +130,7 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     worker ??= await startWorker({ config: workerConfig, logger, database, temporalAddress: temporal.address });
   };
   const api = await buildApi({ config, logger, database, temporalAddress: temporal.address });
-  const server: Server = api.app.listen(config.port, '0.0.0.0');
-  await new Promise((resolve) => server.once('listening', resolve));
+  const server: Server = await api.listen(config.port, '0.0.0.0');
   const { port } = server.address() as AddressInfo;
 
   return {

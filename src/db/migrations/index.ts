@@ -15,6 +15,7 @@ import * as m009 from './009_debounce_window_starts';
 import * as m010 from './010_turn_sessions';
 import * as m011 from './011_ai_gateway_usage';
 import * as m012 from './012_installed_skills';
+import * as m013 from './013_previews';
 import * as m014 from './014_media';
 import * as m015 from './015_analytics';
 import * as m016 from './016_skills_registries';
@@ -37,6 +38,7 @@ const migrations: Array<[string, Migration]> = [
   ['010_turn_sessions', m010],
   ['011_ai_gateway_usage', m011],
   ['012_installed_skills', m012],
+  ['013_previews', m013],
   ['014_media', m014],
   ['015_analytics', m015],
   ['016_skills_registries', m016],

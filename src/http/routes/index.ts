@@ -24,6 +24,7 @@ import { skillsRegistryRoutes } from './skillsRegistries';
 import { warmPoolStreamRoutes } from './warmPoolStream';
 import { mediaRoutes } from './media';
 import { analyticsRoutes } from './analytics';
+import { previewRoutes } from './previews';
 
 export function allRoutes(deps: {
   services: Services;
@@ -59,6 +60,7 @@ export function allRoutes(deps: {
     ...warmPoolStreamRoutes(services.warmPoolStream, deps.bus, deps.logger),
     ...mediaRoutes(services.media),
     ...analyticsRoutes(services.analytics),
+    ...previewRoutes(services.previews),
   ];
   const meta = metaRoutes({ probes: deps.probes, openapi: () => buildOpenApi(api, { version: deps.version }) });
   return [...meta, ...api];

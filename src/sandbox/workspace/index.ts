@@ -235,6 +235,15 @@ export function createWorkspaceRuntime(docker: Docker, options: WorkspaceRuntime
       return info.State.Running ? 'running' : 'stopped';
     },
 
+    async address(replicaId) {
+      const info = await inspect(replicaId);
+      if (!info?.State.Running) return null;
+      const networks = info.NetworkSettings?.Networks ?? {};
+      // The workspace's own network first (the one it was created on), else any with an address.
+      const own = networks[networkMode]?.IPAddress;
+      return own || Object.values(networks).find((n) => n?.IPAddress)?.IPAddress || null;
+    },
+
     async openTty(replicaId, opts) {
       try {
         return await openWorkspaceTty(container(replicaId), opts, log);

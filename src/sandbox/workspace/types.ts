@@ -103,6 +103,8 @@ export interface WorkspaceRuntime {
   remove(replicaId: string): Promise<void>;
   state(replicaId: string): Promise<WorkspaceState>;
   openTty(replicaId: string, opts: TtyOptions): Promise<TtySession>;
+  /** The running container's IP on its Docker network (what previews forward to); null when it is not running. */
+  address(replicaId: string): Promise<string | null>;
 }
 
 export interface WorkspaceRuntimeOptions {

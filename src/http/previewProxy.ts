@@ -1,0 +1,266 @@
+/**
+ * The preview proxy, in front of Koa in the API process: requests whose Host lies under the
+ * preview domain, or whose path starts with `/preview/`, are a workspace's, never the API's.
+ * It finds the preview by its token, checks access (public; or a member's API key, or the
+ * cookie a signed link set), wakes a sleeping workspace, strips Hangar's credentials and
+ * forwards to the workspace container's own address on its Docker network, both ways,
+ * streaming (server-sent events, WebSockets). http-proxy-3 does the HTTP and WebSocket plumbing.
+ */
+import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { createProxyServer } from 'http-proxy-3';
+import type { PreviewTarget } from '../db/previewsRepository';
+import {
+  API_KEY_HEADER,
+  hangarBearer,
+  isForwardableAddress,
+  isPreviewPath,
+  isUnderDomain,
+  LINK_PARAM,
+  parsePreviewHost,
+  parsePreviewPath,
+  previewPathPrefix,
+  sessionCookie,
+  splitCookies,
+  withoutLinkParam,
+} from '../domain/previews';
+import type { Logger } from '../logger';
+import type { PreviewsService } from '../services/previews';
+import { answerPage, type Refusal, writeRefusal } from './previewPages';
+
+export interface PreviewProxyOptions {
+  previews: PreviewsService;
+  /** `HANGAR_PREVIEW_DOMAIN`; without it only the path form routes. */
+  domain: string | undefined;
+  logger: Logger;
+  /** A port with nothing behind it answers 502 within this, rather than hang. */
+  connectTimeoutMs?: number;
+}
+
+export interface PreviewProxy {
+  /** Whether the request is a preview's (the proxy answers it) rather than the API's. */
+  owns(req: IncomingMessage): boolean;
+  web(req: IncomingMessage, res: ServerResponse): void;
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Ends every WebSocket the proxy carries (a closing server waits for upgraded sockets otherwise). */
+  dropUpgrades(): void;
+  close(): void;
+}
+
+/** Where a request is going, once the preview is found and may be opened. */
+interface Located {
+  target: PreviewTarget;
+  /** The path and query the workspace's server sees. */
+  url: string;
+  /** `/preview/{token}` in the path form, null in the host form. */
+  prefix: string | null;
+}
+
+type Outcome = { kind: 'forward'; located: Located } | { kind: 'redirect'; location: string; cookie?: string } | { kind: 'refuse'; refusal: Refusal };
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 3000;
+
+const refuse = (status: number, error: string, details: string | null, extra: Partial<Refusal> = {}): Outcome => ({ kind: 'refuse', refusal: { status, error, details, ...extra } });
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  return v?.split(',')[0]?.trim() || undefined;
+}
+
+export function createPreviewProxy(options: PreviewProxyOptions): PreviewProxy {
+  const { previews, domain, logger } = options;
+  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const proxy = createProxyServer({ xfwd: false, ws: true, prependPath: false });
+
+  // A port with nothing listening refuses at once; a container gone from the network does
+  // not answer at all: give up on the connection (not on a long-lived response) after a while.
+  const guardConnect = (proxyReq: ClientRequest) => {
+    const timer = setTimeout(() => proxyReq.destroy(Object.assign(new Error('connect timeout'), { code: 'ETIMEDOUT' })), connectTimeoutMs);
+    proxyReq.once('socket', (socket: Socket) => {
+      if (!socket.connecting) clearTimeout(timer);
+      else socket.once('connect', () => clearTimeout(timer));
+    });
+    proxyReq.once('close', () => clearTimeout(timer));
+  };
+  proxy.on('proxyReq', (proxyReq) => guardConnect(proxyReq));
+  // A WebSocket has no half-close: when either side goes, both go (a server that ignores the
+  // client's FIN would otherwise hold both sockets open for ever).
+  proxy.on('proxyReqWs', (proxyReq, _req, socket) => {
+    guardConnect(proxyReq);
+    proxyReq.once('upgrade', (_res, proxySocket: Socket) => {
+      socket.once('close', () => proxySocket.destroy());
+      proxySocket.once('close', () => socket.destroy());
+    });
+  });
+  const upgraded = new Set<Duplex>();
+  // Errors arrive through each call's callback; this keeps a stray one from crashing the process.
+  proxy.on('error', (err) => logger.debug('preview proxy error', { err }));
+
+  const proto = (req: IncomingMessage) => firstHeader(req.headers['x-forwarded-proto']) ?? ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
+
+  /** Finds the preview, applies a signed link, checks access and the workspace's state. */
+  async function locate(req: IncomingMessage, websocket: boolean): Promise<Outcome> {
+    const rawUrl = req.url ?? '/';
+    let token: string;
+    let url = rawUrl;
+    let prefix: string | null = null;
+    let hostPort: number | null = null;
+    if (isUnderDomain(req.headers.host, domain)) {
+      const parsed = parsePreviewHost(req.headers.host, domain);
+      if (!parsed) return refuse(404, 'Preview not found', 'the host name does not name a preview');
+      ({ token } = parsed);
+      hostPort = parsed.port;
+    } else {
+      const parsed = parsePreviewPath(rawUrl);
+      if (!parsed) return refuse(404, 'Preview not found', 'the path does not name a preview');
+      token = parsed.token;
+      prefix = previewPathPrefix(token);
+      url = parsed.rest;
+      // Relative URLs of the app resolve below `/preview/{token}/` only.
+      if (parsed.bare && !websocket) return { kind: 'redirect', location: `${prefix}${parsed.rest}` };
+    }
+
+    const target = await previews.resolve(token);
+    if (!target || target.replica.deleted || (hostPort !== null && hostPort !== target.port)) {
+      return refuse(404, 'Preview not found', 'no such preview: it may have been deleted');
+    }
+    const located: Located = { target, url, prefix };
+
+    const query = url.includes('?') ? url.slice(url.indexOf('?')) : '';
+    const linkToken = new URLSearchParams(query).get(LINK_PARAM);
+    if (linkToken !== null && !websocket) {
+      const opened = await previews.openLink(target, linkToken);
+      if (!opened) return refuse(401, 'Link expired or revoked', 'ask for a new link to this preview', { authenticated: true });
+      const path = url.slice(0, url.length - query.length);
+      return {
+        kind: 'redirect',
+        location: `${prefix ?? ''}${path}${withoutLinkParam(query)}`,
+        cookie: sessionCookie({ value: opened.session, pathPrefix: prefix, maxAgeSeconds: (opened.expiresAt.getTime() - Date.now()) / 1000, secure: proto(req) === 'https' }),
+      };
+    }
+
+    if (target.authenticated && !(await mayOpen(req, target))) {
+      return refuse(401, 'Authentication required', `this preview is for members: send an API key in ${API_KEY_HEADER}, or open a signed link`, { authenticated: true });
+    }
+
+    switch (target.replica.status) {
+      case 'sleeping':
+      case 'archived':
+        await previews.wake(target);
+        return refuse(503, 'Workspace is waking', 'the workspace was asleep and is starting; try again in a few seconds', { retryAfter: 5, waking: true });
+      case 'preparing':
+        return refuse(503, 'Workspace is starting', 'the workspace is being prepared; try again in a few seconds', { retryAfter: 5, waking: true });
+      case 'error':
+        return refuse(502, 'Workspace failed', 'the workspace is in error and cannot serve this preview');
+      default:
+        break;
+    }
+    // Active, but the worker has not recorded where the container answers yet (it just started).
+    if (!isForwardableAddress(target.replica.container_address)) {
+      return refuse(503, 'Workspace is starting', 'the workspace is not reachable yet; try again in a few seconds', { retryAfter: 5, waking: true });
+    }
+    return { kind: 'forward', located };
+  }
+
+  async function mayOpen(req: IncomingMessage, target: PreviewTarget): Promise<boolean> {
+    const headerKey = firstHeader(req.headers[API_KEY_HEADER]);
+    if (headerKey && (await previews.keyOpens(target, headerKey))) return true;
+    const bearer = hangarBearer(req.headers.authorization);
+    if (bearer && (await previews.keyOpens(target, bearer))) return true;
+    for (const session of splitCookies(req.headers.cookie).sessions) {
+      if (await previews.sessionOpens(target, session)) return true;
+    }
+    return false;
+  }
+
+  /** No member secret reaches the container: Hangar's key header, a Hangar bearer, Hangar's cookie. */
+  function prepare(req: IncomingMessage, located: Located): void {
+    delete req.headers[API_KEY_HEADER];
+    if (hangarBearer(req.headers.authorization)) delete req.headers.authorization;
+    const { others } = splitCookies(req.headers.cookie);
+    if (others === null) delete req.headers.cookie;
+    else req.headers.cookie = others;
+
+    const host = firstHeader(req.headers['x-forwarded-host']) ?? req.headers.host ?? '';
+    const scheme = proto(req);
+    const forwardedFor = req.headers['x-forwarded-for'];
+    const remote = req.socket.remoteAddress ?? '';
+    req.headers['x-forwarded-for'] = forwardedFor ? `${Array.isArray(forwardedFor) ? forwardedFor.join(', ') : forwardedFor}, ${remote}` : remote;
+    req.headers['x-forwarded-host'] = host;
+    req.headers['x-forwarded-proto'] = scheme;
+    req.headers['x-forwarded-port'] = /:(\d+)$/.exec(host)?.[1] ?? (scheme === 'https' ? '443' : '80');
+    if (located.prefix) req.headers['x-forwarded-prefix'] = located.prefix;
+    else delete req.headers['x-forwarded-prefix'];
+    req.url = located.url;
+  }
+
+  const targetOf = (located: Located) => ({ host: located.target.replica.container_address!, port: located.target.port, protocol: 'http:' });
+
+  function failed(located: Located, err: NodeJS.ErrnoException): Refusal {
+    const port = located.target.port;
+    if (err.code === 'ECONNREFUSED' || err.code === 'ETIMEDOUT' || err.code === 'EHOSTUNREACH' || err.code === 'ENETUNREACH') {
+      return { status: 502, error: 'Nothing is listening', details: `no server answers on port ${port} in the workspace; start one listening on 0.0.0.0:${port}` };
+    }
+    return { status: 502, error: 'Preview failed', details: `the server on port ${port} in the workspace broke the connection` };
+  }
+
+  return {
+    owns: (req) => isUnderDomain(req.headers.host, domain) || isPreviewPath(req.url),
+
+    web(req, res) {
+      locate(req, false).then(
+        (outcome) => {
+          if (outcome.kind === 'refuse') return answerPage(req, res, outcome.refusal);
+          if (outcome.kind === 'redirect') {
+            const headers: Record<string, string> = { location: outcome.location, 'cache-control': 'no-store' };
+            if (outcome.cookie) headers['set-cookie'] = outcome.cookie;
+            res.writeHead(outcome.cookie ? 302 : 308, headers);
+            return res.end();
+          }
+          prepare(req, outcome.located);
+          proxy.web(req, res, { target: targetOf(outcome.located) }, (err) => {
+            if (res.headersSent) return void res.destroy();
+            answerPage(req, res, failed(outcome.located, err as NodeJS.ErrnoException));
+          });
+        },
+        (err: unknown) => {
+          logger.error('preview request failed', { err: err as Error, url: req.url });
+          if (!res.headersSent) answerPage(req, res, { status: 500, error: 'Internal server error', details: null });
+          else res.destroy();
+        },
+      );
+    },
+
+    upgrade(req, socket, head) {
+      socket.on('error', () => undefined);
+      upgraded.add(socket);
+      socket.once('close', () => upgraded.delete(socket));
+      socket.once('end', () => socket.destroy());
+      locate(req, true).then(
+        (outcome) => {
+          if (outcome.kind !== 'forward') {
+            const refusal = outcome.kind === 'refuse' ? outcome.refusal : { status: 404, error: 'Preview not found', details: null };
+            return writeRefusal(socket, refusal);
+          }
+          prepare(req, outcome.located);
+          proxy.ws(req, socket, head, { target: targetOf(outcome.located) }, (err) => {
+            if (socket.writable && !(socket as Socket).bytesWritten) writeRefusal(socket, failed(outcome.located, err as NodeJS.ErrnoException));
+            else socket.destroy();
+          });
+        },
+        (err: unknown) => {
+          logger.error('preview upgrade failed', { err: err as Error, url: req.url });
+          writeRefusal(socket, { status: 500, error: 'Internal server error', details: null });
+        },
+      );
+    },
+
+    dropUpgrades() {
+      for (const socket of upgraded) socket.destroy();
+      upgraded.clear();
+    },
+
+    close: () => proxy.close(),
+  };
+}

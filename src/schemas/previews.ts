@@ -1,0 +1,44 @@
+/** Preview URLs (interop §6 and docs/decisions.md "Previews"). */
+import type { JsonSchema } from '../http/route';
+import { LINK_MAX_SECONDS } from '../domain/previews';
+import { dateTime, object, uuid } from './common';
+
+export const port: JsonSchema = { type: 'integer', minimum: 1, maximum: 65535, description: 'A port of the workspace (1–65535)' };
+
+export const workspaceParams = object({ workspaceId: uuid }, ['workspaceId']);
+export const workspacePortParams = object({ workspaceId: uuid, port }, ['workspaceId', 'port']);
+export const portParams = object({ port }, ['port']);
+export const linkParams = object({ workspaceId: uuid, port, linkId: uuid }, ['workspaceId', 'port', 'linkId']);
+
+export const createPreviewBody = object(
+  {
+    port,
+    authenticated: { type: 'boolean', description: 'Only members (API key in X-Hangar-Api-Key, or a signed link) may open it; default false (public)' },
+  },
+  ['port'],
+);
+
+export const createLinkBody = object({
+  expires_in_seconds: { type: 'integer', minimum: 60, maximum: LINK_MAX_SECONDS, description: 'Default 900 (15 minutes), at most 86400 (24 h)' },
+});
+
+export const previewSchema: JsonSchema = object(
+  {
+    port,
+    url: { type: 'string', format: 'uri', description: 'Host form `{port}-{token}.{HANGAR_PREVIEW_DOMAIN}` when a preview domain is set, else `{base}/preview/{token}/`' },
+    authenticated: { type: 'boolean' },
+    created_at: dateTime,
+  },
+  ['port', 'url', 'authenticated', 'created_at'],
+);
+
+export const deletePreviewResponse: JsonSchema = object({ success: { type: 'boolean' }, port: { type: 'integer' } }, ['success', 'port']);
+
+export const previewLinkSchema: JsonSchema = object(
+  {
+    id: uuid,
+    url: { type: 'string', format: 'uri', description: 'Opens the preview once in a browser: sets a cookie scoped to the preview and redirects to the URL without the link' },
+    expires_at: dateTime,
+  },
+  ['id', 'url', 'expires_at'],
+);
