@@ -160,6 +160,7 @@ export function createPreviewProxy(options: PreviewProxyOptions): PreviewProxy {
     if (!isForwardableAddress(target.replica.container_address)) {
       return refuse(503, 'Workspace is starting', 'the workspace is not reachable yet; try again in a few seconds', { retryAfter: 5, waking: true });
     }
+    previews.keepAwake(target);
     return { kind: 'forward', located };
   }
 

@@ -132,6 +132,8 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       domain: config.previewDomain,
       publicBaseUrl: config.publicBaseUrl,
       localBaseUrl: `http://localhost:${config.port}`,
+      keepAwakeEveryMs: Math.max(1000, Math.min(60_000, Math.floor(config.workspaceIdleMs / 4))),
+      logger: logger.child({ component: 'previews' }),
     }),
   };
 }

@@ -4,6 +4,7 @@
  * it, waking its workspace). Changes go out as `preview.changed` with the full list.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { Logger } from '../logger';
 import type { SignedLinks } from '../crypto/signedLinks';
 import type { Repositories } from '../db';
 import type { PreviewRow, PreviewTarget } from '../db/previewsRepository';
@@ -38,11 +39,20 @@ export interface PreviewsDeps {
    * used (the Docker host's name, which means nothing to a browser): `http://localhost:{PORT}`.
    */
   localBaseUrl: string;
+  /**
+   * How often traffic through a preview tells an active workspace's workflow that it is in use
+   * (resetting its idle timer): a fraction of the idle timeout, so a workspace someone is looking
+   * at never falls asleep under them, and at most one signal per workspace in that period.
+   */
+  keepAwakeEveryMs: number;
+  logger: Logger;
 }
 
 export function createPreviewsService(deps: PreviewsDeps) {
   const { repos, events, links } = deps;
   const previews = repos.previews;
+  /** When each workspace's idle timer was last restarted by preview traffic (this process). */
+  const lastKeptAwake = new Map<string, number>();
 
   const urlOf = (row: Pick<PreviewRow, 'port' | 'token'>, origin: string) => previewUrl({ baseUrl: deps.publicBaseUrl ?? origin, domain: deps.domain, port: row.port, token: row.token });
   /** The base URL a caller's answers use: a workspace's own calls come in on the Docker host's name. */
@@ -174,6 +184,23 @@ export function createPreviewsService(deps: PreviewsDeps) {
 
     async sessionOpens(target: PreviewTarget, session: string): Promise<boolean> {
       return (await liveLink(target, links.verify(SESSION_PURPOSE, session))) !== null;
+    },
+
+    /**
+     * Traffic through a preview counts as use: an active workspace's idle timer restarts (a
+     * `wake` lifecycle request to an active workspace does just that), at most once per
+     * `keepAwakeEveryMs` per workspace and API process. Never fails the request it rides on.
+     */
+    keepAwake(target: PreviewTarget): void {
+      const now = Date.now();
+      const last = lastKeptAwake.get(target.replica_id);
+      if (last !== undefined && now - last < deps.keepAwakeEveryMs) return;
+      lastKeptAwake.set(target.replica_id, now);
+      if (lastKeptAwake.size > 10_000) for (const [id, at] of lastKeptAwake) if (now - at >= deps.keepAwakeEveryMs) lastKeptAwake.delete(id);
+      deps.temporal.requestLifecycle(target.replica_id, 'wake').catch((err: unknown) => {
+        lastKeptAwake.delete(target.replica_id);
+        deps.logger.warn('could not keep a previewed workspace awake', { replicaId: target.replica_id, err: err as Error });
+      });
     },
 
     /** Asks a sleeping or archived workspace to wake; true when it was asleep. */

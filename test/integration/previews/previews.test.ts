@@ -310,6 +310,20 @@ describe('previews: workspace ports at a URL through the proxy', function () {
     await until('the preview to answer again', async () => (await raw(base(), 'GET', `/preview/${publicToken}/back`)).status === 200, 30_000, 250);
   });
 
+  it('keeps a workspace in use through its preview awake past its idle timeout', async () => {
+    // The previous test woke the workspace with no turn running: the suite's 20 s idle timer runs.
+    expect(await statusOf()).to.equal('active');
+    const idleMs = harness().config.workspaceIdleMs;
+    const deadline = Date.now() + idleMs * 1.5;
+    while (Date.now() < deadline) {
+      const res = await raw(base(), 'GET', `/preview/${publicToken}/busy`);
+      expect(res.status).to.equal(200);
+      expect(await statusOf(), 'the workspace fell asleep while its preview was in use').to.equal('active');
+      // Traffic paced like a person using the app, not a timer standing in for a condition.
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  });
+
   it('deleting the workspace takes its previews with it', async () => {
     expect((await api.delete(`/v1/replica/${workspaceId}`)).status).to.be.oneOf([200, 202, 204]);
     expect((await raw(base(), 'GET', `/preview/${publicToken}/`)).status).to.equal(404);
