@@ -1,9 +1,10 @@
 /**
  * Live output of a hook test, from the activity running it to the API process holding the
- * client's SSE stream. Output is batched (a burst of small writes becomes one message) and
- * split to fit the bus's message size; a final `end` tells the relay nothing more follows.
+ * client's SSE stream (batched by src/events/outputBatcher.ts); a final `end` tells the relay
+ * nothing more follows.
  */
 import type { EventBus } from './bus';
+import { createOutputBatcher } from './outputBatcher';
 
 export type HookStreamMessage =
   | { t: 'output'; d: string }
@@ -11,10 +12,6 @@ export type HookStreamMessage =
   | { t: 'end' };
 
 export const hookStreamChannel = (testId: string) => `hook_test_${testId.replace(/-/g, '')}`;
-
-// JSON escaping can grow a character to 6 bytes; 1,000 characters stay under the bus limit.
-const CHUNK_CHARS = 1000;
-const FLUSH_MS = 50;
 
 export interface HookStreamPublisher {
   output(chunk: string): void;
@@ -24,34 +21,15 @@ export interface HookStreamPublisher {
 }
 
 export function createHookStreamPublisher(bus: EventBus, channel: string, onError: (err: unknown) => void): HookStreamPublisher {
-  let pending = '';
-  let timer: NodeJS.Timeout | null = null;
-  let chain: Promise<void> = Promise.resolve();
-
-  const send = (message: HookStreamMessage) => {
-    chain = chain.then(() => bus.publish(channel, JSON.stringify(message))).catch(onError);
-  };
-  const flush = () => {
-    if (timer) clearTimeout(timer);
-    timer = null;
-    for (let i = 0; i < pending.length; i += CHUNK_CHARS) send({ t: 'output', d: pending.slice(i, i + CHUNK_CHARS) });
-    pending = '';
-  };
-
+  const batcher = createOutputBatcher<HookStreamMessage>(bus, channel, (d) => ({ t: 'output', d }), onError);
   return {
-    output(chunk) {
-      pending += chunk;
-      if (pending.length >= CHUNK_CHARS * 4) flush();
-      else timer ??= setTimeout(flush, FLUSH_MS);
-    },
+    output: (chunk) => batcher.output(chunk),
     step(step, state, exitCode) {
-      flush();
-      send({ t: 'step', step, state, ...(exitCode === undefined ? {} : { exit_code: exitCode }) });
+      batcher.send({ t: 'step', step, state, ...(exitCode === undefined ? {} : { exit_code: exitCode }) });
     },
     async finish() {
-      flush();
-      send({ t: 'end' });
-      await chain;
+      batcher.send({ t: 'end' });
+      await batcher.settled();
     },
   };
 }
