@@ -74,29 +74,23 @@ export const skillSearchResult = object(
   ['skills'],
 );
 
-/** `RepoSkill` items of the original (framework with the spec's agent ids). */
-export const repoSkillsSchema = object(
-  {
-    repo_skills: {
-      type: 'array',
-      items: required(
-        object({
-          id: { type: 'string' },
-          repository_id: { type: 'string', format: 'uuid' },
-          repository_full_name: { type: 'string' },
-          branch: { type: 'string' },
-          path: { type: 'string' },
-          name: { type: 'string' },
-          description: { type: ['string', 'null'] },
-          framework: { enum: ['agent_1', 'agent_2', 'agent_3', 'agents'] },
-          kind: { enum: ['skill', 'agent', 'command', 'prompt', 'plugin'] },
-        }),
-      ),
-    },
-    error: { type: ['string', 'null'] },
-  },
-  ['repo_skills', 'error'],
+/** The original's `RepoSkill` (framework with the spec's agent ids): a repo skill, or a registry's. */
+export const repoSkillSchema = required(
+  object({
+    id: { type: 'string' },
+    repository_id: { type: 'string', format: 'uuid', description: 'The bound repository, or the skills registry' },
+    repository_full_name: { type: 'string' },
+    branch: { type: 'string' },
+    path: { type: 'string' },
+    name: { type: 'string' },
+    description: { type: ['string', 'null'] },
+    framework: { enum: ['agent_1', 'agent_2', 'agent_3', 'agents'] },
+    kind: { enum: ['skill', 'agent', 'command', 'prompt', 'plugin'] },
+    html_url: { type: 'string', format: 'uri' },
+  }),
 );
+
+export const repoSkillsSchema = object({ repo_skills: { type: 'array', items: repoSkillSchema }, error: { type: ['string', 'null'] } }, ['repo_skills', 'error']);
 
 // MCP servers
 

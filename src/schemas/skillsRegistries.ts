@@ -2,6 +2,7 @@
 import type { JsonSchema } from '../http/route';
 import { dateTime, object, uuid } from './common';
 import { environmentIdParam } from './environments';
+import { repoSkillSchema } from './environmentResources';
 
 const required = (schema: JsonSchema): JsonSchema => ({ ...schema, required: Object.keys(schema.properties as object) });
 
@@ -23,22 +24,7 @@ export const registrySchema = required(
   }),
 );
 
-export const registrySkillSchema = required(
-  object({
-    id: { type: 'string' },
-    repository_id: { ...uuid, description: "The registry's id" },
-    repository_full_name: { type: 'string' },
-    branch: { type: 'string' },
-    path: { type: 'string' },
-    name: { type: 'string' },
-    description: { type: ['string', 'null'] },
-    framework: { enum: ['agent_1', 'agent_2', 'agent_3', 'agents'] },
-    kind: { enum: ['skill', 'agent', 'command', 'prompt', 'plugin'] },
-    html_url: { type: 'string', format: 'uri' },
-  }),
-);
-
-const discovery = { repo_skills: { type: 'array', items: registrySkillSchema }, error: { type: ['string', 'null'], description: 'Why the repository could not be read; null when it was' } };
+const discovery = { repo_skills: { type: 'array', items: repoSkillSchema }, error: { type: ['string', 'null'], description: 'Why the repository could not be read; null when it was' } };
 
 export const registryListSchema = object(
   { registries: { type: 'array', items: { ...registrySchema, properties: { ...(registrySchema.properties as object), ...discovery }, required: [...(registrySchema.required as string[]), 'repo_skills', 'error'] } } },

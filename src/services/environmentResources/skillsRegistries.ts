@@ -6,7 +6,7 @@
  * `registry` is required and the repository may become readable later (the list discovers
  * again every time). Listing discovers live, in parallel; nothing of a repository is stored.
  */
-import { githubFullName, githubPageUrl, type RepoSkillFramework } from '../../agents/repoSkills';
+import { githubFullName, githubPageUrl } from '../../agents/repoSkills';
 import type { Repositories } from '../../db';
 import type { SkillsRegistryRow } from '../../db/skillsRegistriesRepository';
 import { isUniqueViolation } from '../../db/errors';
@@ -16,19 +16,8 @@ import type { GithubContentsClient } from '../../integrations/github/contents';
 import { discoverRegistrySkills, RegistryError, type DiscoveredSkill, type GithubRepositoryReader } from '../../integrations/github/skillsRegistry';
 import type { Logger } from '../../logger';
 import type { EnvironmentsService } from '../environments';
+import type { RepoSkill } from './repoSkills';
 
-export interface RegistrySkill {
-  id: string;
-  repository_id: string;
-  repository_full_name: string;
-  branch: string;
-  path: string;
-  name: string;
-  description: string | null;
-  framework: RepoSkillFramework;
-  kind: 'skill';
-  html_url: string;
-}
 
 const DEFAULT_BRANCH_UNKNOWN = 'main';
 
@@ -44,7 +33,7 @@ export const serializeRegistry = (row: SkillsRegistryRow) => ({
   updated_at: row.updated_at.toISOString(),
 });
 
-const registrySkill = (row: SkillsRegistryRow, skill: DiscoveredSkill): RegistrySkill => ({
+const registrySkill = (row: SkillsRegistryRow, skill: DiscoveredSkill): RepoSkill => ({
   id: `${row.id}:${skill.path}`,
   repository_id: row.id,
   repository_full_name: row.repository_full_name,
@@ -66,7 +55,7 @@ export function createSkillsRegistriesService(deps: {
 }) {
   const { environments, repos } = deps;
 
-  async function discover(row: SkillsRegistryRow): Promise<{ repo_skills: RegistrySkill[]; error: string | null }> {
+  async function discover(row: SkillsRegistryRow): Promise<{ repo_skills: RepoSkill[]; error: string | null }> {
     const [owner, repo] = row.repository_full_name.split('/') as [string, string];
     try {
       const found = await discoverRegistrySkills(deps.contents, { owner, repo });
