@@ -9,6 +9,7 @@ import { createAnalyticsRepository } from './analyticsRepository';
 import { createAutomationExecutionsRepository } from './automationExecutionsRepository';
 import { createAutomationInboxRepository } from './automationInboxRepository';
 import { createAutomationsRepository } from './automationsRepository';
+import { createConnectionsRepository } from './connectionsRepository';
 import { createCredentialsRepository } from './credentialsRepository';
 import { createEnvironmentResourcesRepository } from './environmentResourcesRepository';
 import { createEnvironmentsRepository } from './environmentsRepository';
@@ -38,6 +39,7 @@ export function createRepositories(knex: Knex) {
     automationExecutions: createAutomationExecutionsRepository(knex),
     automationInbox: createAutomationInboxRepository(knex),
     codeRepositories: createRepositoriesRepository(knex),
+    connections: createConnectionsRepository(knex),
     credentials: createCredentialsRepository(knex),
     environments: createEnvironmentsRepository(knex),
     environmentResources: createEnvironmentResourcesRepository(knex),

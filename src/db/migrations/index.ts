@@ -19,6 +19,7 @@ import * as m013 from './013_previews';
 import * as m014 from './014_media';
 import * as m015 from './015_analytics';
 import * as m016 from './016_skills_registries';
+import * as m017 from './017_connections';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -42,6 +43,7 @@ const migrations: Array<[string, Migration]> = [
   ['014_media', m014],
   ['015_analytics', m015],
   ['016_skills_registries', m016],
+  ['017_connections', m017],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

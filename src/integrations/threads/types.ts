@@ -1,0 +1,112 @@
+/**
+ * The contract between the providers that route conversations to workspaces (Slack threads,
+ * Linear issues, GitHub/GitLab issues and pull requests) and the core that does the routing.
+ *
+ * - A receiver (API side) verifies a delivery, maps it to an `InboundThreadMessage` (or a
+ *   `ThreadClosed`) with no I/O beyond reading its connection, and hands it to the core
+ *   (`ThreadDispatcher`), which records the delivery id and starts a Temporal workflow before the
+ *   receiver answers.
+ * - The workflow (worker side) finds or creates the thread's workspace, forwards the message to
+ *   it, and asks the provider's `ThreadAdapter` to acknowledge in the thread. After every agent
+ *   turn in the thread's chat the adapter posts the agent's answer back (`reply`).
+ */
+
+export type ThreadProvider = 'slack' | 'linear' | 'github' | 'gitlab';
+
+/** A person on the provider's side, as the delivery names them. */
+export interface ThreadAuthor {
+  /** Slack user id, Linear user id, GitHub/GitLab login. */
+  externalId: string;
+  name?: string | null;
+  /** When the delivery carries it (Linear, GitLab); otherwise the adapter may look it up. */
+  email?: string | null;
+}
+
+/** One new message in a thread, for its workspace. */
+export interface InboundThreadMessage {
+  provider: ThreadProvider;
+  organizationId: string;
+  /** The organization's connection (Slack, Linear); null for GitHub/GitLab (the deployment's app). */
+  connectionId: string | null;
+  /** Stable per thread within the organization, e.g. `T1:C1:1700000000.000100`, a Linear issue id, `owner/repo#12`. */
+  threadKey: string;
+  /** Unique per delivery: deduplication and the workflow id. At most 200 characters of [A-Za-z0-9._:-]. */
+  deliveryId: string;
+  /** What the workspace's agent is told (already the new messages only, formatted). */
+  text: string;
+  author: ThreadAuthor;
+  /** `[env:name]` found in the text: the environment a new workspace uses. */
+  environmentName?: string | null;
+  /** A new workspace's name. */
+  title?: string | null;
+  /** What the adapter needs to answer in the thread (channel and ts, issue id, repository and number…); stored on the thread. */
+  reference: Record<string, unknown>;
+  /** Provider position of this message (Slack ts, comment id): kept as the thread's cursor. */
+  cursor?: string | null;
+}
+
+/** The thread ended (the issue or pull request was closed): the workspace's lifecycle policy applies. */
+export interface ThreadClosed {
+  provider: ThreadProvider;
+  organizationId: string;
+  threadKey: string;
+  deliveryId: string;
+}
+
+/** A thread as stored (`integration_threads`). */
+export interface ThreadBinding {
+  id: string;
+  organizationId: string;
+  provider: ThreadProvider;
+  connectionId: string | null;
+  threadKey: string;
+  replicaId: string | null;
+  chatId: string | null;
+  userId: string | null;
+  reference: Record<string, unknown>;
+  cursor: string | null;
+  closedAt: string | null;
+}
+
+/** What became of a message. */
+export interface ThreadRouting {
+  replicaId: string;
+  chatId: string;
+  messageId: string;
+  /** A new workspace was created for the thread (first message, or its workspace was deleted). */
+  created: boolean;
+  /** The workspace was sleeping or archived and is being woken. */
+  waking: boolean;
+}
+
+/** An agent turn's answer, for the thread. */
+export interface ThreadReply {
+  replicaId: string;
+  /** The agent's final text of the turn ('' when it said nothing). */
+  text: string;
+  ok: boolean;
+  error: string | null;
+  /** Pull/merge request URLs the turn's text mentions. */
+  pullRequestUrls: string[];
+}
+
+/**
+ * Worker-side: how a provider answers in its threads. Secrets come from the connection (opened
+ * by the core) or the deployment's app credentials; none of this runs in a container.
+ */
+export interface ThreadAdapter {
+  provider: ThreadProvider;
+  /** After routing: react and/or reply in the thread (e.g. "working on it in <workspace>"). Best effort. */
+  acknowledge(binding: ThreadBinding, routing: ThreadRouting): Promise<void>;
+  /** After each agent turn in the thread's chat: post the answer and any PR links. */
+  reply(binding: ThreadBinding, reply: ThreadReply): Promise<void>;
+  /** The author's verified email when the delivery did not carry it (Slack users.info), or null. */
+  authorEmail?(binding: Pick<ThreadBinding, 'connectionId' | 'organizationId'>, author: ThreadAuthor): Promise<string | null>;
+}
+
+/** API-side: hands a verified message to the core (durable before the receiver answers). */
+export interface ThreadDispatcher {
+  /** `duplicate` when the delivery id was seen before (nothing is done again). */
+  message(message: InboundThreadMessage): Promise<{ duplicate: boolean }>;
+  close(closed: ThreadClosed): Promise<{ duplicate: boolean }>;
+}
