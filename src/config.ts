@@ -71,6 +71,11 @@ export interface Config {
     token?: string;
   };
   gitlab: { webhookToken?: string };
+  /**
+   * The bot's name on code hosting (`HANGAR_BOT_NAME`, default `hangar`): `@hangar` in an issue
+   * or pull request starts or reaches its workspace, `/hangar …` on a pull request is a command.
+   */
+  botName: string;
   /** The AI gateway's upstream per agent (`HANGAR_AGENT_N_BASE_URL`), without a trailing slash. */
   agentBaseUrls: Record<AgentId, string>;
   /** Published client releases: `manifest.json` and its files (docs/operations.md, "Releases"). */
@@ -192,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
       token: env.HANGAR_GITHUB_TOKEN || undefined,
     },
     gitlab: { webhookToken: env.HANGAR_GITLAB_WEBHOOK_TOKEN || undefined },
+    botName: botName(env.HANGAR_BOT_NAME),
     agentBaseUrls: {
       agent_1: upstreamUrl(env, 'HANGAR_AGENT_1_BASE_URL', 'https://api.anthropic.com'),
       agent_2: upstreamUrl(env, 'HANGAR_AGENT_2_BASE_URL', 'https://api.openai.com'),
@@ -250,4 +256,11 @@ export function requireProductionSettings(config: Config): void {
   if (config.encryptionKeys.length === 0) {
     throw new ConfigError('HANGAR_ENCRYPTION_KEYS is required (generate one with: hangar admin gen-encryption-key)');
   }
+}
+
+/** A login-like name: letters, digits, `-` and `_`, 1 to 39 characters; a leading `@` is dropped. */
+function botName(value: string | undefined): string {
+  const name = (value ?? '').trim().replace(/^@/, '') || 'hangar';
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,38}$/.test(name)) throw new Error(`HANGAR_BOT_NAME must be a login-like name (letters, digits, - and _), not ${JSON.stringify(value)}`);
+  return name;
 }
