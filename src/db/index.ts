@@ -15,6 +15,7 @@ import { createEnvironmentResourcesRepository } from './environmentResourcesRepo
 import { createEnvironmentsRepository } from './environmentsRepository';
 import { createHooksRepository } from './hooksRepository';
 import { createIdentityRepository } from './identityRepository';
+import { createIntegrationThreadsRepository } from './integrationThreadsRepository';
 import { pingDatabase } from './knex';
 import { createModelCatalogRepository } from './modelCatalogRepository';
 import { createOrganizationSettingsRepository } from './organizationSettingsRepository';
@@ -44,6 +45,7 @@ export function createRepositories(knex: Knex) {
     environments: createEnvironmentsRepository(knex),
     environmentResources: createEnvironmentResourcesRepository(knex),
     identity: createIdentityRepository(knex),
+    integrationThreads: createIntegrationThreadsRepository(knex),
     modelCatalog: createModelCatalogRepository(knex),
     organizationSettings: createOrganizationSettingsRepository(knex),
     replicas: createReplicasRepository(knex),

@@ -26,3 +26,12 @@ export function customPayload(body: Buffer, contentType: string | undefined): Re
   }
   return { raw: text };
 }
+
+/**
+ * Slack messages debounce (and group, with `group_thread_replies`) per thread: a top-level
+ * message is its own thread (`threadTs` = its ts).
+ */
+export const slackThreadDebounceKey = (channelId: string, threadTs: string) => `slack:${channelId}:${threadTs}`;
+
+/** Sentry events debounce per Sentry issue. */
+export const sentryIssueDebounceKey = (projectSlug: string, issueId: string) => `sentry:${projectSlug}:${issueId}`;

@@ -100,6 +100,13 @@ export interface ThreadAdapter {
   acknowledge(binding: ThreadBinding, routing: ThreadRouting): Promise<void>;
   /** After each agent turn in the thread's chat: post the answer and any PR links. */
   reply(binding: ThreadBinding, reply: ThreadReply): Promise<void>;
+  /**
+   * Before forwarding: the text the workspace gets, given the thread as it is (null binding or
+   * null cursor: the thread is new to Hangar). Slack collects the thread's messages after the
+   * cursor (`conversations.replies`), so a follow-up forwards only what is new; the returned
+   * cursor is stored. Without it, `message.text` and `message.cursor` are used as they are.
+   */
+  expand?(binding: ThreadBinding, message: InboundThreadMessage): Promise<{ text: string; cursor: string | null }>;
   /** The author's verified email when the delivery did not carry it (Slack users.info), or null. */
   authorEmail?(binding: Pick<ThreadBinding, 'connectionId' | 'organizationId'>, author: ThreadAuthor): Promise<string | null>;
 }
