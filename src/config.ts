@@ -86,6 +86,8 @@ export interface Config {
   media: { maxBytes: number; linkDefaultSeconds: number; linkMaxSeconds: number };
   /** `HANGAR_PREVIEW_DOMAIN`: previews answer at `{port}-{token}.{domain}` (wildcard DNS); unset: path form only. */
   previewDomain: string | undefined;
+  /** Slack's Web API (`HANGAR_SLACK_API_URL`, default https://slack.com/api): tests point it at a local fake. */
+  slack: { apiUrl: string };
 }
 
 export interface EncryptionKey {
@@ -209,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
     s3: s3Settings(env),
     media: mediaSettings(env),
     previewDomain: previewDomain(env.HANGAR_PREVIEW_DOMAIN),
+    slack: { apiUrl: httpUrl(env, 'HANGAR_SLACK_API_URL') ?? 'https://slack.com/api' },
   };
 }
 

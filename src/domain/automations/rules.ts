@@ -23,11 +23,16 @@ export interface CodeHostTrigger {
   type: 'github' | 'gitlab';
   config: { event: string; repository_ids: string[]; excluded_actors: string[] };
 }
+/** Messages in the connected Slack workspace's channels (all of them when `channel_ids` is empty). */
+export interface SlackTrigger {
+  type: 'slack';
+  config: { event: 'message'; channel_ids: string[]; group_thread_replies: boolean };
+}
 export interface CustomTrigger {
   type: 'custom';
   config: Record<string, never>;
 }
-export type Trigger = CronTrigger | CodeHostTrigger | CustomTrigger;
+export type Trigger = CronTrigger | CodeHostTrigger | SlackTrigger | CustomTrigger;
 
 export interface AutomationConfig {
   capabilities: { pr_followups: boolean; read_only_contents: boolean };
@@ -102,6 +107,7 @@ function normaliseTrigger(raw: { type: string; config?: Record<string, unknown> 
       if (Object.keys(config).length > 0) throw invalid(`${at}.${Object.keys(config)[0]}: unknown field (a custom trigger's config is {})`);
       return { type: 'custom', config: {} };
     case 'slack':
+      return normaliseSlackTrigger(config, at);
     case 'sentry':
       throw invalid(`body.triggers.${i}.type: ${raw.type} triggers wait for the connections work and are not supported yet`);
     default:
@@ -109,11 +115,28 @@ function normaliseTrigger(raw: { type: string; config?: Record<string, unknown> 
   }
 }
 
+const SLACK_CHANNEL_ID = /^[CGD][A-Z0-9]{2,39}$/;
+
+/** `{event: "message", channel_ids?, group_thread_replies?}` (interop §10.3); grouping defaults to on. */
+function normaliseSlackTrigger(config: Record<string, unknown>, at: string): SlackTrigger {
+  for (const key of Object.keys(config)) {
+    if (!['event', 'channel_ids', 'group_thread_replies'].includes(key)) throw invalid(`${at}.${key}: unknown field`);
+  }
+  if (config.event !== 'message') throw invalid(`${at}.event: a slack trigger's event must be message`);
+  const channelIds = stringList(config.channel_ids, `${at}.channel_ids`, (v, j) => {
+    if (!SLACK_CHANNEL_ID.test(v)) throw invalid(`${at}.channel_ids.${j}: must be a Slack channel id such as C0123456789`);
+  });
+  const group = config.group_thread_replies;
+  if (group !== undefined && group !== null && typeof group !== 'boolean') throw invalid(`${at}.group_thread_replies: must be a boolean`);
+  return { type: 'slack', config: { event: 'message', channel_ids: channelIds, group_thread_replies: group ?? true } };
+}
+
 /** Validates a whole trigger list (it replaces the stored one) including the duplicate rules. */
 export function normaliseTriggers(raw: Array<{ type: string; config?: Record<string, unknown> }>): Trigger[] {
   const triggers = raw.map(normaliseTrigger);
   if (triggers.filter((t) => t.type === 'cron').length > 1) throw invalid('body.triggers: at most one cron trigger per automation');
   if (triggers.filter((t) => t.type === 'custom').length > 1) throw invalid('body.triggers: at most one custom trigger per automation');
+  if (triggers.filter((t) => t.type === 'slack').length > 1) throw invalid('body.triggers: at most one slack trigger per automation');
   const events = new Set<string>();
   for (const t of triggers) {
     if (t.type !== 'github' && t.type !== 'gitlab') continue;

@@ -24,7 +24,7 @@ describe('automation rules', () => {
     ['at least one trigger', { triggers: [] }, /^body\.triggers: must NOT have fewer than 1 items$/],
     ['a trigger needs a type', { triggers: [{ config: {} }] }, /^body\.triggers\.0\.type: is required$/],
     ['unknown trigger type', { triggers: [{ type: 'jira', config: {} }] }, /^body\.triggers\.0\.type: must be one of cron, github, gitlab, slack, sentry, custom$/],
-    ['slack triggers wait for the connections work', { triggers: [{ type: 'slack', config: { event: 'message' } }] }, /^body\.triggers\.0\.type: slack triggers wait for the connections work/],
+    ['slack event is message', { triggers: [{ type: 'slack', config: { event: 'reaction_added' } }] }, /^body\.triggers\.0\.config\.event: a slack trigger's event must be message$/],
     ['sentry triggers wait for the connections work', { triggers: [{ type: 'sentry', config: { event: 'issue.created' } }] }, /^body\.triggers\.0\.type: sentry triggers wait for the connections work/],
     // Duplicates
     ['at most one cron trigger', { triggers: [cron('0 3 * * *'), cron('0 4 * * *')] }, /^body\.triggers: at most one cron trigger per automation$/],
