@@ -144,6 +144,15 @@ export function createAutomationsRepository(db: Knex) {
       return rows;
     },
 
+    /** The organization's enabled automations with a trigger of this type (Slack messages, Sentry events). */
+    async enabledWithTriggerType(organizationId: string, type: string, trx: Knex = db): Promise<Array<Pick<AutomationRow, 'id' | 'triggers'>>> {
+      return trx('automations')
+        .where({ organization_id: organizationId, enabled: true })
+        .whereRaw('triggers @> ?::jsonb', [JSON.stringify([{ type }])])
+        .orderBy('id')
+        .select('id', 'triggers');
+    },
+
     async countByEnvironment(environmentId: string, trx: Knex = db): Promise<number> {
       const [{ count }] = await trx('automations').where({ environment_id: environmentId }).count<{ count: string }[]>({ count: '*' });
       return Number(count);

@@ -115,7 +115,8 @@ function normaliseTrigger(raw: { type: string; config?: Record<string, unknown> 
   }
 }
 
-const SLACK_CHANNEL_ID = /^[CGD][A-Z0-9]{2,39}$/;
+/** Public and private channels; direct conversations go to the bot itself, not to automations. */
+const SLACK_CHANNEL_ID = /^[CG][A-Z0-9]{2,39}$/;
 
 /** `{event: "message", channel_ids?, group_thread_replies?}` (interop §10.3); grouping defaults to on. */
 function normaliseSlackTrigger(config: Record<string, unknown>, at: string): SlackTrigger {
