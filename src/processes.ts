@@ -28,6 +28,8 @@ import { connectTemporal, createTemporalGateway, type TemporalGateway } from './
 import { connectWorker, createHangarWorker } from './temporal/worker';
 import type { Database } from './db/database';
 import { createPreviewProxy } from './http/previewProxy';
+import { createSlackThreadAdapter } from './integrations/slack/adapter';
+import { createSlackWebApi } from './integrations/slack/webApi';
 
 export { migrate, openDatabase, type Database } from './db/database';
 
@@ -180,7 +182,15 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
       blobs: createBlobStore(config),
       canvas: createCanvasReader(docker, CANVAS_DIR),
       // Each provider's adapter is listed here as it is connected (Slack, Linear, GitHub, GitLab).
-      threadAdapters: [],
+      threadAdapters: [
+        createSlackThreadAdapter({
+          repos,
+          secretBox,
+          slack: createSlackWebApi({ apiUrl: config.slack.apiUrl }),
+          publicBaseUrl: config.publicBaseUrl,
+          logger: logger.child({ component: 'slack' }),
+        }),
+      ],
     },
   });
   // Terminal sessions live in the worker that holds their TTY; the API reaches them over the bus.

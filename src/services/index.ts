@@ -13,6 +13,7 @@ import { createAutomationInbox } from './automations/inbox';
 import { AUTOMATIONS_CHANGED_CHANNEL, createAutomationIntake } from './automations/intake';
 import { createConnectionsService } from './connections';
 import { createThreadDispatcher } from './integrations/threads';
+import { createSlackServices } from './integrations/slackServices';
 import { createCredentialsService } from './credentials';
 import { createModelCatalogService } from './modelCatalog';
 import { createOrganizationSettingsService } from './organizationSettings';
@@ -140,6 +141,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
     connections: createConnectionsService({ repos, secretBox }),
     /** Receivers hand verified thread messages (Slack, Linear, GitHub/GitLab mentions) to this. */
     threads: createThreadDispatcher({ repos, temporal }),
+    ...createSlackServices({ repos, secretBox, temporal, logger }),
   };
 }
 

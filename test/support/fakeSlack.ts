@@ -43,7 +43,7 @@ export interface FakeSlack {
   createTeam(): FakeSlackTeam;
   addUser(team: FakeSlackTeam, user: { name: string; email?: string | null; isBot?: boolean }): FakeSlackUser;
   addChannel(team: FakeSlackTeam, channel?: { name?: string; type?: FakeSlackChannel['type'] }): FakeSlackChannel;
-  /** A person writes in a channel (in a thread with `threadTs`); the message is in the fake's state. */
+  /** A person (or another app's bot user) writes in a channel, in a thread with `threadTs`; the message is in the fake's state. */
   write(channel: FakeSlackChannel, message: { user: FakeSlackUser; text: string; threadTs?: string }): FakeSlackMessage;
   /** The `app_mention` or `message` event Slack would send for a message. */
   eventOf(channel: FakeSlackChannel, message: FakeSlackMessage, type?: 'app_mention' | 'message'): Record<string, unknown>;
@@ -147,7 +147,8 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       return created;
     },
     write(channel, message) {
-      return api.store(channel, { user: message.user.id, text: message.text, threadTs: message.threadTs });
+      // Another app's bot posts with its bot user and a bot id, as chat.postMessage does.
+      return api.store(channel, { user: message.user.id, text: message.text, threadTs: message.threadTs, botId: message.user.isBot ? `B${message.user.id.slice(1)}` : undefined });
     },
     eventOf(channel, message, type = 'message') {
       const event: Record<string, unknown> = {

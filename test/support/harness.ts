@@ -21,6 +21,7 @@ import { resolveTemporalCli } from '../../src/toolchain';
 import { createDocker } from '../../src/sandbox';
 import { workspaceName } from '../../src/sandbox/workspace';
 import { startFakeGithub, type FakeGithub } from './fakeGithub';
+import { startFakeSlack, type FakeSlack } from './fakeSlack';
 import { recordHistories } from './histories';
 
 export interface Harness {
@@ -223,8 +224,17 @@ export function fakeGithub(): FakeGithub {
   return github;
 }
 
+/** The shared harness's Slack (Web API and signed deliveries), `HANGAR_SLACK_API_URL`. */
+let slack: FakeSlack | null = null;
+
+export function fakeSlack(): FakeSlack {
+  if (!slack) throw new Error('the fake Slack is not running (test/support/hooks.ts starts it)');
+  return slack;
+}
+
 export async function startSharedHarness(): Promise<void> {
   github = await startFakeGithub();
+  slack = await startFakeSlack();
   const upstreamPort = (aiUpstreamPort = await reservePort());
   releases = await mkdtemp(join(tmpdir(), 'hangar-releases-'));
   current = await startHarness({
@@ -235,6 +245,7 @@ export async function startSharedHarness(): Promise<void> {
     HANGAR_GITHUB_API_URL: github.url,
     HANGAR_GITHUB_APP_ID: github.appId,
     HANGAR_GITHUB_APP_PRIVATE_KEY: github.privateKeyPem,
+    HANGAR_SLACK_API_URL: slack.url,
   });
 }
 
@@ -243,6 +254,8 @@ export async function stopSharedHarness(): Promise<void> {
   current = null;
   await github?.close();
   github = null;
+  await slack?.close();
+  slack = null;
   if (releases) await rm(releases, { recursive: true, force: true });
   releases = null;
 }

@@ -26,6 +26,7 @@ import { mediaRoutes } from './media';
 import { analyticsRoutes } from './analytics';
 import { previewRoutes } from './previews';
 import { connectionRoutes } from './connections';
+import { slackRoutes } from './slack';
 
 export function allRoutes(deps: {
   services: Services;
@@ -63,6 +64,7 @@ export function allRoutes(deps: {
     ...analyticsRoutes(services.analytics),
     ...previewRoutes(services.previews),
     ...connectionRoutes(services.connections),
+    ...slackRoutes(services.slackReceiver, services.slackThreads),
   ];
   const meta = metaRoutes({ probes: deps.probes, openapi: () => buildOpenApi(api, { version: deps.version }) });
   return [...meta, ...api];

@@ -111,7 +111,9 @@ export function createSlackThreadAdapter(deps: SlackAdapterDeps): ThreadAdapter 
       const ref = referenceOf(message.reference);
       const upTo = message.cursor ?? ref.message_ts;
       const after = binding.cursor;
-      const fallback = { text: message.text, cursor: upTo };
+      // The cursor never moves back: a delivery handled after a later one leaves it where it is.
+      const cursor = after !== null && compareTs(after, upTo) > 0 ? after : upTo;
+      const fallback = { text: message.text, cursor };
       let token: string;
       let botUserId: string | null;
       let thread: SlackApiMessage[];
@@ -129,7 +131,7 @@ export function createSlackThreadAdapter(deps: SlackAdapterDeps): ThreadAdapter 
         .sort((a, b) => compareTs(a.ts, b.ts));
       if (!fresh.some((m) => m.ts === upTo)) return fallback;
       const text = threadText(fresh, botUserId, after === null);
-      return { text: text || message.text, cursor: upTo };
+      return { text: text || message.text, cursor };
     },
 
     async authorEmail(binding: Pick<ThreadBinding, 'connectionId' | 'organizationId'>, author: ThreadAuthor): Promise<string | null> {

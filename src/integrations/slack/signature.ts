@@ -19,6 +19,11 @@ export function slackSignature(signingSecret: string, timestamp: string, rawBody
   return `v0=${mac.digest('hex')}`;
 }
 
+/** Whether a request timestamp is within the window: checked first, before any secret is opened. */
+export function slackTimestampFresh(timestamp: string | undefined, nowSeconds: number = Math.floor(Date.now() / 1000)): boolean {
+  return !!timestamp && /^\d{1,12}$/.test(timestamp) && Math.abs(nowSeconds - Number(timestamp)) <= SLACK_TIMESTAMP_TOLERANCE_SECONDS;
+}
+
 /**
  * Checks a delivery's signature headers against the raw body. The comparison is constant-time
  * over equal-length buffers; a malformed header is a mismatch, never an exception.
@@ -31,8 +36,7 @@ export function verifySlackSignature(
 ): SlackSignatureCheck {
   const { timestamp, signature } = headers;
   if (!timestamp || !signature) return 'missing';
-  if (!/^\d{1,12}$/.test(timestamp)) return 'stale';
-  if (Math.abs(nowSeconds - Number(timestamp)) > SLACK_TIMESTAMP_TOLERANCE_SECONDS) return 'stale';
+  if (!slackTimestampFresh(timestamp, nowSeconds)) return 'stale';
   const expected = Buffer.from(slackSignature(signingSecret, timestamp, rawBody), 'utf8');
   const given = Buffer.from(signature, 'utf8');
   if (given.length !== expected.length) return 'mismatch';

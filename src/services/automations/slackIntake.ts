@@ -2,8 +2,9 @@
  * Slack messages as automation events (interop §10.3): a verified channel message of a
  * connected Slack workspace fires the enabled automations of THAT connection's organization
  * whose `slack` trigger watches the channel (every channel when `channel_ids` is empty).
- * Events debounce per thread, and with `group_thread_replies` a later message of the same
- * thread goes to the workspace of the run its thread started, as a follow-up.
+ * Events debounce per thread; with `group_thread_replies` (the run decides, from the trigger as
+ * it is then) a later message of the same thread goes to the workspace of the run its thread
+ * started, as a follow-up.
  */
 import type { AutomationsRepository } from '../../db/automationsRepository';
 import type { SlackTrigger } from '../../domain/automations/rules';
@@ -29,7 +30,6 @@ export function createSlackAutomationIntake(deps: { automations: Pick<Automation
         automationId: row.id,
         key: slackMessageDebounceKey(message),
         payload: { team_id: message.teamId, channel_id: message.channelId, ts: message.ts, thread_ts: message.threadTs, user: message.user, text: message.text },
-        group: trigger.config.group_thread_replies !== false,
       });
     }
     return items;

@@ -36,7 +36,7 @@ import {
   titleOf,
   type SlackMessage,
 } from '../../integrations/slack/events';
-import { verifySlackSignature } from '../../integrations/slack/signature';
+import { slackTimestampFresh, verifySlackSignature } from '../../integrations/slack/signature';
 import type { InboundThreadMessage, ThreadDispatcher } from '../../integrations/threads/types';
 import type { SlackAutomationIntake } from '../automations/slackIntake';
 
@@ -92,6 +92,8 @@ export function createSlackReceiver(deps: {
 
   /** The connection whose secret signed the request, or the 401. */
   async function verify(body: unknown, req: SlackRequest): Promise<SealedConnectionRow> {
+    // A stale or unsigned request is refused before any connection is looked up or opened.
+    if (!header(req, 'x-slack-signature') || !slackTimestampFresh(header(req, 'x-slack-request-timestamp'), now())) throw rejected();
     const teamId = envelopeTeamId(body);
     if (teamId) {
       const connection = await deps.repos.connections.findByExternalId('slack', teamId);

@@ -8,7 +8,7 @@ const slack = (config: Record<string, unknown>) => ({ type: 'slack', config: { e
 describe('services/automations/slackIntake', () => {
   const message: SlackMessage = { eventType: 'message', teamId: 'T1', channelId: 'C1', channelType: 'channel', user: 'U1', text: 'deploy <@U2>', ts: '1700000000.000300', threadTs: '1700000000.000100' };
 
-  it("records the message for the organization's automations watching the channel, keyed and grouped per thread", async () => {
+  it("records the message for the organization's automations watching the channel, keyed per thread", async () => {
     const asked: string[] = [];
     let recorded: { items: InboxItem[]; delivery?: { provider: string; id: string } } | null = null;
     const intake = createSlackAutomationIntake({
@@ -33,8 +33,8 @@ describe('services/automations/slackIntake', () => {
     expect(asked).to.deep.equal(['org-1:slack']);
     const payload = { team_id: 'T1', channel_id: 'C1', ts: '1700000000.000300', thread_ts: '1700000000.000100', user: 'U1', text: 'deploy <@U2>' };
     expect(recorded!.items).to.deep.equal([
-      { automationId: 'a-all', key: 'slack:C1:1700000000.000100', payload, group: true },
-      { automationId: 'a-c1', key: 'slack:C1:1700000000.000100', payload, group: false },
+      { automationId: 'a-all', key: 'slack:C1:1700000000.000100', payload },
+      { automationId: 'a-c1', key: 'slack:C1:1700000000.000100', payload },
     ]);
     expect(recorded!.delivery).to.deep.equal({ provider: SLACK_AUTOMATION_DELIVERIES, id: 'slack:T1:C1:1700000000.000300' });
   });

@@ -136,6 +136,18 @@ describe('integrations/slack/adapter', () => {
     void a;
   });
 
+  it('includes other bots but not itself, and never moves the cursor back', async () => {
+    const ci = fake.addUser(team, { name: 'ci', isBot: true });
+    const root = fake.write(channel, { user: alice, text: 'start' });
+    await adapter.reply(binding({ reference: ref(root.ts) }), { replicaId: 'rep-1', text: 'on it', ok: true, error: null, pullRequestUrls: [] });
+    fake.write(channel, { user: ci, text: 'build 42 failed', threadTs: root.ts });
+    const later = fake.write(channel, { user: alice, text: 'see CI', threadTs: root.ts });
+    const out = await adapter.expand!(binding({ cursor: root.ts }), inbound('see CI', root.ts, later.ts));
+    expect(out).to.deep.equal({ text: `New messages in the Slack thread:\n\n<@${ci.id}>: build 42 failed\n\n<@${alice.id}>: see CI`, cursor: later.ts });
+    const stale = await adapter.expand!(binding({ cursor: later.ts }), inbound('start', root.ts, root.ts));
+    expect(stale.cursor).to.equal(later.ts);
+  });
+
   it('forwards the message alone when the thread cannot be read', async () => {
     const m = fake.write(channel, { user: alice, text: 'hello' });
     fake.failNext('conversations.replies', 1, { error: 'missing_scope' });
