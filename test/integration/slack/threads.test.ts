@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import { execInContainer } from '../../support/containerExec';
-import { fakeSlack } from '../../support/harness';
+import { fakeSlack, harness } from '../../support/harness';
 import { request } from '../../support/http';
 import { until } from '../../support/wait';
 import { workspaceName } from '../../../src/sandbox/workspace';
@@ -91,6 +91,12 @@ describe('slack: threads routed to workspaces', function () {
     expect(last.content, 'an attached thread starts with the thread so far').to.equal(
       `The Slack thread so far:\n\n<@${bob.id}>: separate question about caching\n\n<@${bob.id}>: any news?`,
     );
+
+    // The app's secrets stay out of logs and answers.
+    const logs = harness().logs.join('\n');
+    expect(logs).not.to.include(team.botToken);
+    expect(logs).not.to.include(team.signingSecret);
+    expect(JSON.stringify(attached.body)).not.to.include(team.botToken);
 
     await api.delete(`/v1/replica/${bound}`);
   });
