@@ -72,6 +72,17 @@ export function createAutomationExecutionsRepository(db: Knex) {
       return (await trx('automation_executions').where({ id }).first()) ?? null;
     },
 
+    /**
+     * The debounce key of the event that started the execution (its own event, or the window
+     * it closed); null for a run with no event (a cron fire, a manual trigger without `pr`).
+     */
+    async originKey(id: string, trx: Knex = db): Promise<string | null> {
+      const own = await trx('automation_events').where({ execution_id: id }).first('debounce_key');
+      if (own) return own.debounce_key as string;
+      const window = await trx('automation_debounce_windows').where({ execution_id: id }).first('debounce_key');
+      return window ? (window.debounce_key as string) : null;
+    },
+
     /** A page of the automation's run history, newest first. */
     async listForAutomation(
       automationId: string,

@@ -19,6 +19,7 @@ import { createUserAccountService } from './userAccount';
 import { createEnvironmentResourcesService } from './environmentResources';
 import { createRepoSkillsService } from './environmentResources/repoSkills';
 import { createGithubContentsClient } from '../integrations/github/contents';
+import { createGithubPullRequestReader } from '../integrations/github/pulls';
 import { createEnvironmentsService } from './environments';
 import { createHooksService } from './hooks';
 import { createIdentityService } from './identity';
@@ -61,6 +62,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
     bus,
     github: config.github,
     gitlab: config.gitlab,
+    botName: config.botName,
     logger: logger.child({ component: 'automation-webhooks' }),
     pullRequests: analytics,
   });
@@ -97,6 +99,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       secretBox,
       temporal,
       isModelAllowed: (organizationId, agent, model) => modelCatalog.isModelAllowed(organizationId, agent, model),
+      pullRequests: createGithubPullRequestReader(config.github),
       onChanged: async () => {
         automationIntake.invalidateRoutes();
         try {

@@ -10,6 +10,12 @@ export const CUSTOM_DEBOUNCE_KEY = 'custom';
 /** Code-hosting events debounce per pull (merge) request. */
 export const pullRequestDebounceKey = (repositoryId: string, number: number) => `pr:${repositoryId}:${number}`;
 
+/** The repository and number of a `pr:{repositoryId}:{number}` key; null for any other key. */
+export function parsePullRequestDebounceKey(key: string | null | undefined): { repositoryId: string; number: number } | null {
+  const match = typeof key === 'string' ? /^pr:([0-9a-f-]{36}):([1-9][0-9]{0,9})$/i.exec(key) : null;
+  return match ? { repositoryId: match[1]!.toLowerCase(), number: Number(match[2]) } : null;
+}
+
 /** Tokens are stored only as this hash, so the lookup is an equality on a unique index. */
 export const hashWebhookToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
