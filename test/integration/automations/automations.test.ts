@@ -97,8 +97,8 @@ describe('automations API', () => {
     });
     expect(a.vcs_check_names).to.deep.equal(['hangar/review']);
     expect(a.triggers).to.deep.equal([
-      { type: 'github', config: { event: 'pull_request.opened', repository_ids: [], excluded_actors: [] } },
-      { type: 'gitlab', config: { event: 'merge_request.opened', repository_ids: [], excluded_actors: [] } },
+      { type: 'github', config: { event: 'pull_request.opened', repository_ids: [], excluded_actors: [], group_pr_events: false } },
+      { type: 'gitlab', config: { event: 'merge_request.opened', repository_ids: [], excluded_actors: [], group_pr_events: false } },
     ]);
     expect(a.config.capabilities).to.deep.equal({ pr_followups: true, read_only_contents: false });
     expect(a.config.preferences).to.deep.equal({ keep_open_on_pr_merge: false, keep_open_on_pr_close: false });
@@ -452,7 +452,7 @@ describe('automations API', () => {
       const foreign = await harness().admin.addRepository({ organizationId: other.org.organization_id, url: 'https://example.com/other/web.git' });
       const ok = await api.post('/v1/automations', body({ triggers: [{ type: 'github', config: { event: 'pull_request.opened', repository_ids: [repo.id], excluded_actors: ['dependabot[bot]'] } }] }));
       expect(ok.status).to.equal(201);
-      expect(ok.body.automation.triggers[0].config).to.deep.equal({ event: 'pull_request.opened', repository_ids: [repo.id], excluded_actors: ['dependabot[bot]'] });
+      expect(ok.body.automation.triggers[0].config).to.deep.equal({ event: 'pull_request.opened', repository_ids: [repo.id], excluded_actors: ['dependabot[bot]'], group_pr_events: false });
       const bad = await api.post('/v1/automations', body({ triggers: [{ type: 'gitlab', config: { event: 'merge_request.opened', repository_ids: [repo.id, foreign.id] } }] }));
       expect(bad.status).to.equal(404);
       expect(errorOf(bad)).to.deep.equal({
