@@ -40,7 +40,7 @@ export function createAutomationCheckActivities(deps: AutomationCheckDeps) {
       const automation = await automations.findById(exec.automation_id);
       const names: string[] = automation?.vcs_check_names ?? [];
       if (!names.length) return 0;
-      const pr = trustedPullRequest(exec.trigger_payload, await executions.originKey(executionId));
+      const pr = trustedPullRequest(exec.trigger_payload, await executions.debounceKeyOf(executionId));
       if (!pr) return 0;
       if (!deps.github.configured) {
         deps.logger.warn('checks skipped: no code-hosting credentials are configured', { executionId });
@@ -80,7 +80,7 @@ export function createAutomationCheckActivities(deps: AutomationCheckDeps) {
       const open = await executions.openChecks(executionId);
       if (!open.length) return 0;
       const exec = await executions.find(executionId);
-      const installationId = exec ? (trustedPullRequest(exec.trigger_payload, await executions.originKey(executionId))?.installationId ?? null) : null;
+      const installationId = exec ? (trustedPullRequest(exec.trigger_payload, await executions.debounceKeyOf(executionId))?.installationId ?? null) : null;
       const conclusion: CheckConclusion = ok ? 'success' : 'failure';
       const link = deps.publicBaseUrl && exec?.workspace_id ? `\n\nWorkspace: ${deps.publicBaseUrl.replace(/\/$/, '')}/v1/replica/${exec.workspace_id}` : '';
       const summary = (ok ? detail || 'The agent finished its turn.' : `The run failed: ${detail ?? 'unknown error'}`).slice(0, SUMMARY_LIMIT) + link;

@@ -72,17 +72,6 @@ export function createAutomationExecutionsRepository(db: Knex) {
       return (await trx('automation_executions').where({ id }).first()) ?? null;
     },
 
-    /**
-     * The debounce key of the event that started the execution (its own event, or the window
-     * it closed); null for a run with no event (a cron fire, a manual trigger without `pr`).
-     */
-    async originKey(id: string, trx: Knex = db): Promise<string | null> {
-      const own = await trx('automation_events').where({ execution_id: id }).first('debounce_key');
-      if (own) return own.debounce_key as string;
-      const window = await trx('automation_debounce_windows').where({ execution_id: id }).first('debounce_key');
-      return window ? (window.debounce_key as string) : null;
-    },
-
     /** A page of the automation's run history, newest first. */
     async listForAutomation(
       automationId: string,
@@ -131,6 +120,35 @@ export function createAutomationExecutionsRepository(db: Knex) {
     /** Records the run's workspace; the run is `running` from then on. */
     async setWorkspace(id: string, workspaceId: string, trx: Knex = db): Promise<void> {
       await trx('automation_executions').where({ id }).update({ workspace_id: workspaceId, status: 'running' });
+    },
+
+    /** The debounce key of the event (or window) an execution was recorded for; null for cron and manual fires. */
+    async debounceKeyOf(id: string, trx: Knex = db): Promise<string | null> {
+      const event = await trx('automation_events').where({ execution_id: id }).first('debounce_key');
+      if (event) return event.debounce_key as string;
+      const window = await trx('automation_debounce_windows').where({ execution_id: id }).first('debounce_key');
+      return window ? (window.debounce_key as string) : null;
+    },
+
+    /**
+     * The live workspace of the newest earlier execution of this automation for the same key
+     * (its event or its window), if any: where a grouped event goes.
+     */
+    async groupTarget(automationId: string, executionId: string, key: string, trx: Knex = db): Promise<string | null> {
+      const row = await trx('automation_executions as e')
+        .join('replicas as r', 'r.id', 'e.workspace_id')
+        .where('e.automation_id', automationId)
+        .whereNot('e.id', executionId)
+        .whereNull('r.deleted_at')
+        .whereNot('r.status', 'error')
+        .where((q) =>
+          q
+            .whereExists((s) => s.select(trx.raw('1')).from('automation_events as ev').whereRaw('ev.execution_id = e.id').where('ev.debounce_key', key))
+            .orWhereExists((s) => s.select(trx.raw('1')).from('automation_debounce_windows as w').whereRaw('w.execution_id = e.id').where('w.debounce_key', key)),
+        )
+        .orderBy('e.triggered_at', 'desc')
+        .first('e.workspace_id');
+      return row ? (row.workspace_id as string) : null;
     },
 
     /** Fails an execution whose run could not even be started (whatever its status). */

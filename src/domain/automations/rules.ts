@@ -11,11 +11,6 @@ import { invalid as invalidInput } from '../errors';
 
 export const GITHUB_EVENTS = ['pull_request.opened', 'pull_request.synchronize', 'pull_request.closed', 'pull_request.merged', 'pull_request.command'] as const;
 export const GITLAB_EVENTS = ['merge_request.opened', 'merge_request.updated', 'merge_request.closed', 'merge_request.merged', 'merge_request.command'] as const;
-/**
- * The events `group_pr_events` groups into the pull request's earlier workspace (interop
- * §10.3: opened, synchronize, command); a closed or merged pull request starts nothing new.
- */
-const GROUPED_EVENTS = ['pull_request.opened', 'pull_request.synchronize', 'pull_request.command', 'merge_request.opened', 'merge_request.updated', 'merge_request.command'];
 /** Events that can carry checks (`vcs_check_names`). */
 const CHECK_EVENTS = ['pull_request.opened', 'pull_request.synchronize'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -131,15 +126,6 @@ export function normaliseTriggers(raw: Array<{ type: string; config?: Record<str
     events.add(t.config.event);
   }
   return triggers;
-}
-
-/**
- * Whether an event matched by this trigger goes to the pull request's earlier workspace of the
- * automation (a trigger stored before `group_pr_events` existed does not group).
- */
-export function groupsPullRequestEvents(trigger: { type: string; config: unknown } | undefined, event: string): boolean {
-  if (!trigger || (trigger.type !== 'github' && trigger.type !== 'gitlab')) return false;
-  return (trigger.config as { group_pr_events?: unknown }).group_pr_events === true && GROUPED_EVENTS.includes(event);
 }
 
 /**

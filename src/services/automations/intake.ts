@@ -7,7 +7,6 @@
  */
 import type { AutomationsRepository, EventRoute } from '../../db/automationsRepository';
 import { customPayload, CUSTOM_DEBOUNCE_KEY, hashWebhookToken, pullRequestDebounceKey } from '../../domain/automations/events';
-import { groupsPullRequestEvents } from '../../domain/automations/rules';
 import { DomainError, invalid, notFound } from '../../domain/errors';
 import type { EventBus } from '../../events/bus';
 import type { Logger } from '../../logger';
@@ -110,14 +109,12 @@ export function createAutomationIntake(deps: {
       if (normalised === null || !wanted.has(normalised)) continue;
       const trigger = row.triggers.find((t) => t.type === event.provider && (t.config as { event?: string }).event === event.event);
       const config = (trigger?.config ?? {}) as { repository_ids?: string[]; excluded_actors?: string[] };
-      // A command's actor is its commenter: an excluded login cannot command the bot either.
       if (config.repository_ids?.length && !config.repository_ids.includes(row.repository_id)) continue;
+      // A command's actor is its commenter: an excluded login cannot command the bot either.
       if (isExcludedActor(event.actor, config.excluded_actors ?? [])) continue;
       const payload: Record<string, unknown> = { ...event.payload, repository_id: row.repository_id };
       if (event.installationId !== null) payload.installation_id = event.installationId;
-      const item: InboxItem = { automationId: row.automation_id, key: pullRequestDebounceKey(row.repository_id, event.number), payload };
-      if (groupsPullRequestEvents(trigger, event.event)) item.group = true;
-      items.push(item);
+      items.push({ automationId: row.automation_id, key: pullRequestDebounceKey(row.repository_id, event.number), payload });
     }
     return items;
   }

@@ -8,7 +8,7 @@
  */
 import type { RepositoriesRepository } from '../../db/repositoriesRepository';
 import type { AutomationRow } from '../../db/automationsRepository';
-import { pullRequestDebounceKey } from '../../domain/automations/events';
+import { manualPullRequestKey } from '../../domain/automations/events';
 import { manualPullRequestRefusal } from '../../domain/automations/rules';
 import { invalid, notFound, unavailable } from '../../domain/errors';
 import { repositoryFullNameOf } from '../../integrations/codeHosting/events';
@@ -22,7 +22,7 @@ export interface ManualPullRequest {
 
 export function createPullRequestContext(deps: { repositories: RepositoriesRepository; pullRequests: GithubPullRequestReader }) {
   return {
-    /** The run's payload and its debounce key (`pr:{repositoryId}:{number}`, as a delivery's). */
+    /** The run's payload and the key its execution is recorded under (`manualPullRequestKey`). */
     async resolve(automation: AutomationRow, pr: ManualPullRequest, payload: Record<string, unknown> | undefined) {
       const refusal = manualPullRequestRefusal(automation.triggers, pr.repository_id);
       if (refusal) throw invalid('Invalid body', refusal);
@@ -40,7 +40,7 @@ export function createPullRequestContext(deps: { repositories: RepositoriesRepos
         throw unavailable('GitHub could not be asked for the pull request', err.message);
       }
       return {
-        key: pullRequestDebounceKey(repository.id, pr.number),
+        key: manualPullRequestKey(repository.id, pr.number),
         payload: {
           ...payload,
           provider: 'github',

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { parsePullRequestDebounceKey, pullRequestDebounceKey } from '../../../../src/domain/automations/events';
-import { groupsPullRequestEvents, manualPullRequestRefusal, normaliseTriggers } from '../../../../src/domain/automations/rules';
+import { groupsKey, manualPullRequestKey, parsePullRequestDebounceKey, pullRequestDebounceKey } from '../../../../src/domain/automations/events';
+import { manualPullRequestRefusal, normaliseTriggers } from '../../../../src/domain/automations/rules';
 import { trustedPullRequest } from '../../../../src/domain/automations/run';
 import { DomainError } from '../../../../src/domain/errors';
 
@@ -43,20 +43,6 @@ describe('pull request commands and grouping: trigger rules', () => {
     expect(refused([{ type: 'custom', config: { group_pr_events: true } }])).to.match(/unknown field/);
   });
 
-  it('groups opened, synchronize and command events (and their GitLab kin) only when the trigger asks', () => {
-    const trigger = (event: string, group?: boolean) => ({ type: event.startsWith('merge') ? 'gitlab' : 'github', config: { event, group_pr_events: group } });
-    for (const event of ['pull_request.opened', 'pull_request.synchronize', 'pull_request.command', 'merge_request.opened', 'merge_request.updated', 'merge_request.command']) {
-      expect(groupsPullRequestEvents(trigger(event, true), event), event).to.equal(true);
-      expect(groupsPullRequestEvents(trigger(event, false), event), event).to.equal(false);
-      expect(groupsPullRequestEvents(trigger(event), event), `${event} stored before the field`).to.equal(false);
-    }
-    for (const event of ['pull_request.closed', 'pull_request.merged', 'merge_request.closed', 'merge_request.merged']) {
-      expect(groupsPullRequestEvents(trigger(event, true), event), event).to.equal(false);
-    }
-    expect(groupsPullRequestEvents(undefined, 'pull_request.opened')).to.equal(false);
-    expect(groupsPullRequestEvents({ type: 'custom', config: { group_pr_events: true } }, 'pull_request.opened')).to.equal(false);
-  });
-
   it('a manual pr needs a github pull_request.command trigger covering the repository', () => {
     const command = (ids: string[] = []) => ({ type: 'github', config: { event: 'pull_request.command', repository_ids: ids } });
     expect(manualPullRequestRefusal([command()], REPO)).to.equal(null);
@@ -78,13 +64,21 @@ describe('pull request commands and grouping: which runs may report checks', () 
 
   it('parses only pull-request debounce keys', () => {
     expect(parsePullRequestDebounceKey(pullRequestDebounceKey(REPO, 12))).to.deep.equal({ repositoryId: REPO, number: 12 });
+    expect(parsePullRequestDebounceKey(manualPullRequestKey(REPO, 12))).to.deep.equal({ repositoryId: REPO, number: 12 });
     for (const key of ['custom', `slack:C1:1.2`, `pr:${REPO}:0`, `pr:${REPO}:x`, `pr:nope:1`, null, undefined]) {
       expect(parsePullRequestDebounceKey(key), String(key)).to.equal(null);
     }
   });
 
+  it('never groups a manual pull request run into an earlier workspace', () => {
+    const triggers = [{ type: 'github', config: { event: 'pull_request.command', group_pr_events: true } }];
+    expect(groupsKey(triggers, pullRequestDebounceKey(REPO, 12))).to.equal(true);
+    expect(groupsKey(triggers, manualPullRequestKey(REPO, 12))).to.equal(false);
+  });
+
   it('trusts a payload only from its own pull request event', () => {
     expect(trustedPullRequest(payload, pullRequestDebounceKey(REPO, 12))).to.deep.equal({ repository: 'acme/app', headSha: 'abc', installationId: 7 });
+    expect(trustedPullRequest(payload, manualPullRequestKey(REPO, 12))).to.deep.equal({ repository: 'acme/app', headSha: 'abc', installationId: 7 });
     // A custom webhook, a manual fire without pr or a cron run: the payload may say anything.
     expect(trustedPullRequest(payload, 'custom')).to.equal(null);
     expect(trustedPullRequest(payload, null)).to.equal(null);
