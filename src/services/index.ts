@@ -33,6 +33,8 @@ import { createMediaService } from './media';
 import { createBlobStore } from '../storage';
 import { createAnalyticsService } from './analytics';
 import { createPreviewsService } from './previews';
+import { createPresenceService } from './presence';
+import { openPresenceStore } from '../presence';
 
 export function createServices(deps: { repos: Repositories; bus: EventBus; secretBox: SecretBox; temporal: TemporalGateway; terminalClient: TerminalClient; config: Config; logger: Logger }) {
   const { repos, bus, secretBox, temporal, config, logger } = deps;
@@ -134,6 +136,14 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       localBaseUrl: `http://localhost:${config.port}`,
       keepAwakeEveryMs: Math.max(1000, Math.min(60_000, Math.floor(config.workspaceIdleMs / 4))),
       logger: logger.child({ component: 'previews' }),
+    }),
+    // Short-lived presence in Redis (REDIS_URL) or this process; close() ends its connection.
+    presence: createPresenceService({
+      repos,
+      store: openPresenceStore(config, logger),
+      bus,
+      ttlMs: config.presenceTtlMs,
+      logger: logger.child({ component: 'presence' }),
     }),
   };
 }

@@ -25,6 +25,8 @@ import { warmPoolStreamRoutes } from './warmPoolStream';
 import { mediaRoutes } from './media';
 import { analyticsRoutes } from './analytics';
 import { previewRoutes } from './previews';
+import { presenceRoutes } from './presence';
+import { organizationEventRoutes } from './organizationEvents';
 
 export function allRoutes(deps: {
   services: Services;
@@ -42,7 +44,7 @@ export function allRoutes(deps: {
   const api: Route[] = [
     ...repositoryRoutes(services.repositories),
     ...replicaRoutes(services.replicas, { legacyCreateTimeoutMs: deps.legacyCreateTimeoutMs }),
-    ...replicaEventRoutes(services.replicas, { logger: deps.logger }),
+    ...replicaEventRoutes(services.replicas, { logger: deps.logger, presence: services.presence }),
     ...replicaChatRoutes(services.replicas),
     ...terminalRoutes(services.terminals),
     ...environmentRoutes(services.environments),
@@ -61,6 +63,8 @@ export function allRoutes(deps: {
     ...mediaRoutes(services.media),
     ...analyticsRoutes(services.analytics),
     ...previewRoutes(services.previews),
+    ...presenceRoutes(services.presence),
+    ...organizationEventRoutes(services.presence, { logger: deps.logger }),
   ];
   const meta = metaRoutes({ probes: deps.probes, openapi: () => buildOpenApi(api, { version: deps.version }) });
   return [...meta, ...api];
