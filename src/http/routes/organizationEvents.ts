@@ -42,6 +42,8 @@ export function organizationEventRoutes(presence: PresenceService, deps: { logge
           stop();
           return;
         }
+        // The headers leave with the first write; a client should not wait for news to know it is connected.
+        stream.comment('connected');
         for (const event of held) stream.send(event.type, event);
         sse = stream;
       },
