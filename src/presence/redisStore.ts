@@ -119,7 +119,9 @@ export function createRedisPresenceStore(options: RedisPresenceOptions): Presenc
       return claimed;
     },
     async close() {
-      await redis.quit().catch(() => redis.disconnect());
+      // QUIT waits for a connection; while Redis is away there is none to close politely.
+      if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
+      else redis.disconnect();
     },
   };
 }
