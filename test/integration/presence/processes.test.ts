@@ -57,7 +57,7 @@ describe('presence across API processes', function () {
 
   const call = (base: string, method: string, path: string, key: string, body?: unknown) =>
     fetch(base + path, { method, headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined }).then(
-      async (res) => ({ status: res.status, body: await res.json() }),
+      async (res) => ({ status: res.status, body: (await res.json()) as any }),
     );
 
   it('a heartbeat to one process shows on the other at once, and its expiry is announced once', async () => {
