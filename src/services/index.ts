@@ -36,6 +36,8 @@ import { createMediaService } from './media';
 import { createBlobStore } from '../storage';
 import { createAnalyticsService } from './analytics';
 import { createPreviewsService } from './previews';
+import { createPresenceService } from './presence';
+import { openPresenceStore } from '../presence';
 
 export function createServices(deps: { repos: Repositories; bus: EventBus; secretBox: SecretBox; temporal: TemporalGateway; terminalClient: TerminalClient; config: Config; logger: Logger }) {
   const { repos, bus, secretBox, temporal, config, logger } = deps;
@@ -143,6 +145,14 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
     connections: createConnectionsService({ repos, secretBox }),
     /** Receivers hand verified thread messages (Slack, Linear, GitHub/GitLab mentions) to this. */
     threads: createThreadDispatcher({ repos, temporal }),
+    // Short-lived presence in Redis (REDIS_URL) or this process; close() ends its connection.
+    presence: createPresenceService({
+      repos,
+      store: openPresenceStore(config, logger),
+      bus,
+      ttlMs: config.presenceTtlMs,
+      logger: logger.child({ component: 'presence' }),
+    }),
   };
 }
 
