@@ -203,10 +203,11 @@ describe('automations API', () => {
       const { api, body } = await automationOrg();
       const a = (await api.post('/v1/automations', body())).body.automation;
       const before = new Date();
-      const moved = (await api.patch(`/v1/automations/${a.id}`, { triggers: [cron('*/5 * * * *', 'America/New_York'), PR_OPENED] })).body.automation;
+      // Minutes 1, 6, … never meet the default '0 3 * * *' (Paris), so the two next fires always differ.
+      const moved = (await api.patch(`/v1/automations/${a.id}`, { triggers: [cron('1-59/5 * * * *', 'America/New_York'), PR_OPENED] })).body.automation;
       expect(moved.triggers).to.have.length(2);
-      expect(moved).to.include({ cron_expression: '*/5 * * * *', cron_timezone: 'America/New_York' });
-      within(moved.cron_next_fire_at, nextFireAt(parseCron('*/5 * * * *'), 'America/New_York', before));
+      expect(moved).to.include({ cron_expression: '1-59/5 * * * *', cron_timezone: 'America/New_York' });
+      within(moved.cron_next_fire_at, nextFireAt(parseCron('1-59/5 * * * *'), 'America/New_York', before));
       expect(moved.cron_next_fire_at).to.not.equal(a.cron_next_fire_at);
 
       const tz = (await api.patch(`/v1/automations/${a.id}`, { triggers: [cron('0 9 * * 1', 'Asia/Tokyo')] })).body.automation;
