@@ -49,14 +49,20 @@ export const slackThreadDebounceKey = (channelId: string, threadTs: string) => `
 /** Sentry events debounce per Sentry issue. */
 export const sentryIssueDebounceKey = (projectSlug: string, issueId: string) => `sentry:${projectSlug}:${issueId}`;
 
+/** The pull-request events `group_pr_events` folds into an earlier workspace (interop §10.3); merged and closed ones make their own run. */
+const GROUPED_PR_EVENTS = new Set(['pull_request.opened', 'pull_request.synchronize', 'pull_request.command', 'merge_request.opened', 'merge_request.updated', 'merge_request.command']);
+
 /**
  * Whether an event of this debounce key joins an earlier run's workspace instead of making a
- * new one: pull requests with `group_pr_events`, Slack threads with `group_thread_replies`
- * (on by default).
+ * new one: pull requests' opened/synchronize/command events with `group_pr_events`, Slack
+ * threads with `group_thread_replies` (on by default). `event` is the payload's event name.
  */
-export function groupsKey(triggers: ReadonlyArray<{ type: string; config: unknown }>, key: string): boolean {
+export function groupsKey(triggers: ReadonlyArray<{ type: string; config: unknown }>, key: string, event?: unknown): boolean {
   const config = (t: { config: unknown }) => (t.config ?? {}) as Record<string, unknown>;
-  if (key.startsWith('pr:')) return triggers.some((t) => (t.type === 'github' || t.type === 'gitlab') && config(t).group_pr_events === true);
+  if (key.startsWith('pr:')) {
+    if (typeof event !== 'string' || !GROUPED_PR_EVENTS.has(event)) return false;
+    return triggers.some((t) => (t.type === 'github' || t.type === 'gitlab') && config(t).group_pr_events === true);
+  }
   if (key.startsWith('slack:')) return triggers.some((t) => t.type === 'slack' && config(t).group_thread_replies !== false);
   return false;
 }

@@ -72,8 +72,17 @@ describe('pull request commands and grouping: which runs may report checks', () 
 
   it('never groups a manual pull request run into an earlier workspace', () => {
     const triggers = [{ type: 'github', config: { event: 'pull_request.command', group_pr_events: true } }];
-    expect(groupsKey(triggers, pullRequestDebounceKey(REPO, 12))).to.equal(true);
-    expect(groupsKey(triggers, manualPullRequestKey(REPO, 12))).to.equal(false);
+    expect(groupsKey(triggers, pullRequestDebounceKey(REPO, 12), 'pull_request.command')).to.equal(true);
+    expect(groupsKey(triggers, manualPullRequestKey(REPO, 12), 'pull_request.command')).to.equal(false);
+  });
+
+  it('groups opened, synchronize and command events, not merged or closed ones', () => {
+    const triggers = [{ type: 'gitlab', config: { event: 'merge_request.opened', group_pr_events: true } }];
+    for (const event of ['merge_request.opened', 'merge_request.updated', 'merge_request.command']) expect(groupsKey(triggers, pullRequestDebounceKey(REPO, 3), event), event).to.equal(true);
+    for (const event of ['merge_request.merged', 'merge_request.closed', undefined]) expect(groupsKey(triggers, pullRequestDebounceKey(REPO, 3), event), String(event)).to.equal(false);
+    expect(groupsKey([{ type: 'gitlab', config: { event: 'merge_request.opened' } }], pullRequestDebounceKey(REPO, 3), 'merge_request.updated')).to.equal(false);
+    expect(groupsKey([{ type: 'slack', config: { event: 'message' } }], 'slack:C1:1.2')).to.equal(true);
+    expect(groupsKey([{ type: 'slack', config: { event: 'message', group_thread_replies: false } }], 'slack:C1:1.2')).to.equal(false);
   });
 
   it('trusts a payload only from its own pull request event', () => {
