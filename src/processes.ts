@@ -79,6 +79,8 @@ export async function buildApi(options: { config: Config; logger: Logger; databa
   const previewProxy = createPreviewProxy({ previews: services.previews, domain: config.previewDomain, logger: logger.child({ component: 'previews' }) });
   const pruneLinks = () => services.previews.pruneLinks().catch((err) => logger.warn('pruning expired preview links failed', { err }));
   const pruneLinksTimer = setInterval(pruneLinks, 60 * 60 * 1000).unref();
+  // Every API process sweeps for expired presence; the store lets one of them announce each.
+  services.presence.startSweeping();
   const attach = (server: Server) => {
     const koa = app.callback();
     server.on('request', (req, res) => (previewProxy.owns(req) ? previewProxy.web(req, res) : void koa(req, res)));
@@ -118,6 +120,7 @@ export async function buildApi(options: { config: Config; logger: Logger; databa
       await terminalClient.shutdown();
       services.replicas.close();
       await services.aiGateway.close();
+      await services.presence.close();
       await temporal.close();
     },
   };

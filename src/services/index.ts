@@ -22,6 +22,7 @@ import { createUserAccountService } from './userAccount';
 import { createEnvironmentResourcesService } from './environmentResources';
 import { createRepoSkillsService } from './environmentResources/repoSkills';
 import { createGithubContentsClient } from '../integrations/github/contents';
+import { createGithubPullRequestReader } from '../integrations/github/pulls';
 import { createEnvironmentsService } from './environments';
 import { createHooksService } from './hooks';
 import { createIdentityService } from './identity';
@@ -36,6 +37,8 @@ import { createMediaService } from './media';
 import { createBlobStore } from '../storage';
 import { createAnalyticsService } from './analytics';
 import { createPreviewsService } from './previews';
+import { createPresenceService } from './presence';
+import { openPresenceStore } from '../presence';
 
 export function createServices(deps: { repos: Repositories; bus: EventBus; secretBox: SecretBox; temporal: TemporalGateway; terminalClient: TerminalClient; config: Config; logger: Logger }) {
   const { repos, bus, secretBox, temporal, config, logger } = deps;
@@ -64,6 +67,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
     bus,
     github: config.github,
     gitlab: config.gitlab,
+    botName: config.botName,
     logger: logger.child({ component: 'automation-webhooks' }),
     pullRequests: analytics,
   });
@@ -100,6 +104,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       secretBox,
       temporal,
       isModelAllowed: (organizationId, agent, model) => modelCatalog.isModelAllowed(organizationId, agent, model),
+      pullRequests: createGithubPullRequestReader(config.github),
       onChanged: async () => {
         automationIntake.invalidateRoutes();
         try {
@@ -142,6 +147,14 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
     /** Receivers hand verified thread messages (Slack, Linear, GitHub/GitLab mentions) to this. */
     threads: createThreadDispatcher({ repos, temporal }),
     ...createSlackServices({ repos, secretBox, temporal, logger }),
+    // Short-lived presence in Redis (REDIS_URL) or this process; close() ends its connection.
+    presence: createPresenceService({
+      repos,
+      store: openPresenceStore(config, logger),
+      bus,
+      ttlMs: config.presenceTtlMs,
+      logger: logger.child({ component: 'presence' }),
+    }),
   };
 }
 

@@ -246,6 +246,11 @@ export async function startSharedHarness(): Promise<void> {
     HANGAR_GITHUB_APP_ID: github.appId,
     HANGAR_GITHUB_APP_PRIVATE_KEY: github.privateKeyPem,
     HANGAR_SLACK_API_URL: slack.url,
+    // Presence on the machine's real Redis, under a prefix of this run's own (its keys expire
+    // by themselves within two TTLs); a short TTL so the expiry tests wait seconds.
+    REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+    HANGAR_REDIS_PREFIX: `hangar-test-${randomBytes(4).toString('hex')}:`,
+    HANGAR_PRESENCE_TTL_SECONDS: '3',
   });
 }
 

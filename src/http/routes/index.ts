@@ -27,6 +27,8 @@ import { analyticsRoutes } from './analytics';
 import { previewRoutes } from './previews';
 import { connectionRoutes } from './connections';
 import { slackRoutes } from './slack';
+import { presenceRoutes } from './presence';
+import { organizationEventRoutes } from './organizationEvents';
 
 export function allRoutes(deps: {
   services: Services;
@@ -44,7 +46,7 @@ export function allRoutes(deps: {
   const api: Route[] = [
     ...repositoryRoutes(services.repositories),
     ...replicaRoutes(services.replicas, { legacyCreateTimeoutMs: deps.legacyCreateTimeoutMs }),
-    ...replicaEventRoutes(services.replicas, { logger: deps.logger }),
+    ...replicaEventRoutes(services.replicas, { logger: deps.logger, presence: services.presence }),
     ...replicaChatRoutes(services.replicas),
     ...terminalRoutes(services.terminals),
     ...environmentRoutes(services.environments),
@@ -65,6 +67,8 @@ export function allRoutes(deps: {
     ...previewRoutes(services.previews),
     ...connectionRoutes(services.connections),
     ...slackRoutes(services.slackReceiver, services.slackThreads),
+    ...presenceRoutes(services.presence),
+    ...organizationEventRoutes(services.presence, { logger: deps.logger }),
   ];
   const meta = metaRoutes({ probes: deps.probes, openapi: () => buildOpenApi(api, { version: deps.version }) });
   return [...meta, ...api];
