@@ -33,6 +33,7 @@ import { createMediaService } from './media';
 import { createBlobStore } from '../storage';
 import { createAnalyticsService } from './analytics';
 import { createPreviewsService } from './previews';
+import { createSentryIntake } from './automations/sentryIntake';
 
 export function createServices(deps: { repos: Repositories; bus: EventBus; secretBox: SecretBox; temporal: TemporalGateway; terminalClient: TerminalClient; config: Config; logger: Logger }) {
   const { repos, bus, secretBox, temporal, config, logger } = deps;
@@ -55,9 +56,10 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
     organizationSecret: (organizationId, agent) => credentials.organizationSecret(organizationId, agent),
   });
   const analytics = createAnalyticsService({ repos });
+  const automationInbox = createAutomationInbox({ repos, temporal, logger: logger.child({ component: 'automation-inbox' }) });
   const automationIntake = createAutomationIntake({
     automations: repos.automations,
-    inbox: createAutomationInbox({ repos, temporal, logger: logger.child({ component: 'automation-inbox' }) }),
+    inbox: automationInbox,
     bus,
     github: config.github,
     gitlab: config.gitlab,
@@ -107,6 +109,13 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       },
     }),
     automationIntake,
+    sentryIntake: createSentryIntake({
+      connections: repos.connections,
+      automations: repos.automations,
+      inbox: automationInbox,
+      secretBox,
+      logger: logger.child({ component: 'sentry-webhooks' }),
+    }),
     media: createMediaService({ repos, blobs, temporal, links, limits: config.media, publicBaseUrl: config.publicBaseUrl }),
     aiGateway: createAiGateway({ repos, secretBox, credentials, config, logger: logger.child({ component: 'ai-gateway' }) }),
     downloads: createDownloadsService({
