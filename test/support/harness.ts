@@ -21,6 +21,7 @@ import { resolveTemporalCli } from '../../src/toolchain';
 import { createDocker } from '../../src/sandbox';
 import { workspaceName } from '../../src/sandbox/workspace';
 import { startFakeGithub, type FakeGithub } from './fakeGithub';
+import { startFakeLinear, type FakeLinear } from './fakeLinear';
 import { recordHistories } from './histories';
 
 export interface Harness {
@@ -223,8 +224,17 @@ export function fakeGithub(): FakeGithub {
   return github;
 }
 
+/** The local Linear (GraphQL API and webhook sender) of the shared harness. */
+let linear: FakeLinear | null = null;
+
+export function fakeLinear(): FakeLinear {
+  if (!linear) throw new Error('the fake Linear is not running (test/support/hooks.ts starts it)');
+  return linear;
+}
+
 export async function startSharedHarness(): Promise<void> {
   github = await startFakeGithub();
+  linear = await startFakeLinear();
   const upstreamPort = (aiUpstreamPort = await reservePort());
   releases = await mkdtemp(join(tmpdir(), 'hangar-releases-'));
   current = await startHarness({
@@ -235,7 +245,9 @@ export async function startSharedHarness(): Promise<void> {
     HANGAR_GITHUB_API_URL: github.url,
     HANGAR_GITHUB_APP_ID: github.appId,
     HANGAR_GITHUB_APP_PRIVATE_KEY: github.privateKeyPem,
+    HANGAR_LINEAR_API_URL: linear.graphqlUrl,
   });
+  linear.webhookUrl = `${current.baseUrl}/v1/webhooks/linear`;
 }
 
 export async function stopSharedHarness(): Promise<void> {
@@ -243,6 +255,8 @@ export async function stopSharedHarness(): Promise<void> {
   current = null;
   await github?.close();
   github = null;
+  await linear?.close();
+  linear = null;
   if (releases) await rm(releases, { recursive: true, force: true });
   releases = null;
 }
