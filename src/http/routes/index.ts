@@ -25,6 +25,7 @@ import { warmPoolStreamRoutes } from './warmPoolStream';
 import { mediaRoutes } from './media';
 import { analyticsRoutes } from './analytics';
 import { previewRoutes } from './previews';
+import { connectionRoutes } from './connections';
 import { sentryRoutes } from './sentry';
 
 export function allRoutes(deps: {
@@ -62,6 +63,7 @@ export function allRoutes(deps: {
     ...mediaRoutes(services.media),
     ...analyticsRoutes(services.analytics),
     ...previewRoutes(services.previews),
+    ...connectionRoutes(services.connections),
     ...sentryRoutes(services.sentryIntake),
   ];
   const meta = metaRoutes({ probes: deps.probes, openapi: () => buildOpenApi(api, { version: deps.version }) });
