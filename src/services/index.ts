@@ -36,6 +36,7 @@ import { createBlobStore } from '../storage';
 import { createAnalyticsService } from './analytics';
 import { createPreviewsService } from './previews';
 import { createSentryIntake } from './automations/sentryIntake';
+import { createLinearReceiver } from './integrations/linear';
 
 export function createServices(deps: { repos: Repositories; bus: EventBus; secretBox: SecretBox; temporal: TemporalGateway; terminalClient: TerminalClient; config: Config; logger: Logger }) {
   const { repos, bus, secretBox, temporal, config, logger } = deps;
@@ -58,6 +59,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
     organizationSecret: (organizationId, agent) => credentials.organizationSecret(organizationId, agent),
   });
   const analytics = createAnalyticsService({ repos });
+  const threads = createThreadDispatcher({ repos, temporal });
   const automationInbox = createAutomationInbox({ repos, temporal, logger: logger.child({ component: 'automation-inbox' }) });
   const automationIntake = createAutomationIntake({
     automations: repos.automations,
@@ -148,7 +150,14 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
     }),
     connections: createConnectionsService({ repos, secretBox }),
     /** Receivers hand verified thread messages (Slack, Linear, GitHub/GitLab mentions) to this. */
-    threads: createThreadDispatcher({ repos, temporal }),
+    threads,
+    linearWebhooks: createLinearReceiver({
+      connections: repos.connections,
+      threads: repos.integrationThreads,
+      dispatcher: threads,
+      secretBox,
+      logger: logger.child({ component: 'linear-webhooks' }),
+    }),
   };
 }
 

@@ -61,6 +61,8 @@ export interface FakeLinearCall {
 
 export interface Delivery {
   payload: Record<string, unknown>;
+  /** The `Linear-Delivery` header it was sent with. */
+  deliveryId: string;
   status: number;
   body: any;
 }
@@ -217,9 +219,10 @@ export async function startFakeLinear(): Promise<FakeLinear> {
     };
     ws.deliver = async (payload, options = {}) => {
       const body = JSON.stringify(options.timestamp === undefined ? payload : { ...payload, webhookTimestamp: options.timestamp });
+      const deliveryId = options.deliveryId ?? randomUUID();
       // Without a receiver (unit tests) a delivery is kept, not sent.
       if (!fake.webhookUrl) {
-        const kept = { payload: JSON.parse(body), status: 0, body: null };
+        const kept = { payload: JSON.parse(body), deliveryId, status: 0, body: null };
         ws.deliveries.push(kept);
         return kept;
       }
@@ -227,13 +230,13 @@ export async function startFakeLinear(): Promise<FakeLinear> {
       const headers: Record<string, string> = {
         'content-type': 'application/json; charset=utf-8',
         'user-agent': 'Linear-Webhook',
-        'linear-delivery': options.deliveryId ?? randomUUID(),
+        'linear-delivery': deliveryId,
         'linear-event': String(payload.type),
       };
       if (signature !== null) headers['linear-signature'] = signature;
       const res = await fetch(fake.webhookUrl, { method: 'POST', headers, body });
       const text = await res.text();
-      const delivery = { payload: JSON.parse(body), status: res.status, body: text && (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text };
+      const delivery = { payload: JSON.parse(body), deliveryId, status: res.status, body: text && (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text };
       ws.deliveries.push(delivery);
       return delivery;
     };

@@ -27,6 +27,7 @@ import { analyticsRoutes } from './analytics';
 import { previewRoutes } from './previews';
 import { connectionRoutes } from './connections';
 import { sentryRoutes } from './sentry';
+import { linearRoutes } from './linear';
 
 export function allRoutes(deps: {
   services: Services;
@@ -65,6 +66,7 @@ export function allRoutes(deps: {
     ...previewRoutes(services.previews),
     ...connectionRoutes(services.connections),
     ...sentryRoutes(services.sentryIntake),
+    ...linearRoutes(services.linearWebhooks),
   ];
   const meta = metaRoutes({ probes: deps.probes, openapi: () => buildOpenApi(api, { version: deps.version }) });
   return [...meta, ...api];

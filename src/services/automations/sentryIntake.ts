@@ -63,7 +63,7 @@ export function createSentryIntake(deps: {
       if (!connection || !secret || !verifySentrySignature(secret, req.body, header(req, 'sentry-hook-signature'))) {
         throw rejected('Sentry-Hook-Signature does not match the body for a connected Sentry organization');
       }
-      const installation = connection.settings.installation_uuid;
+      const installation = connection.settings.installation_id;
       if (typeof installation === 'string' && installation !== sentryInstallationUuid(body)) {
         throw rejected('the delivery comes from another installation of the integration');
       }

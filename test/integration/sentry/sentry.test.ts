@@ -6,7 +6,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { createSecretBox } from '../../../src/crypto/secretBox';
 import { harness } from '../../support/harness';
 import { as, errorOf, newOrg } from '../../support/http';
 import { until } from '../../support/wait';
@@ -14,24 +13,24 @@ import { sendSentry, sentryErrorCreated, sentryEventAlert, sentryIssueCreated, s
 
 const db = () => harness().database.db;
 
-/** An organization with a Sentry connection (its client secret sealed) and its global environment. */
+/** An organization with a Sentry connection (made through /v1/connections) and its global environment. */
 async function sentryOrg(options: { installationUuid?: string } = {}) {
   const org = await newOrg('sentry');
   const slug = `acme-${randomUUID().slice(0, 8)}`;
   const clientSecret = `sentry-secret-${randomUUID()}`;
-  await harness().database.repos.connections.insert({
-    organization_id: org.organization_id,
+  const api = as(org.org_api_key);
+  const connected = await api.post('/v1/connections', {
     provider: 'sentry',
     external_id: slug,
     name: 'Sentry',
-    secrets_sealed: createSecretBox(harness().config.encryptionKeys).seal(JSON.stringify({ client_secret: clientSecret })),
-    settings: options.installationUuid ? { installation_uuid: options.installationUuid } : {},
-    created_by: null,
+    secrets: { client_secret: clientSecret },
+    ...(options.installationUuid ? { settings: { installation_id: options.installationUuid } } : {}),
   });
+  expect(connected.status, JSON.stringify(connected.body)).to.equal(201);
   const env = (await db()('environments').where({ organization_id: org.organization_id, is_global: true }).first('id')).id as string;
   const send = (resource: string, body: unknown, opts: { requestId?: string; signature?: string | null; clientSecret?: string } = {}) =>
     sendSentry(harness().baseUrl, resource, body, { clientSecret, ...opts });
-  return { org, api: as(org.org_api_key), slug, clientSecret, env, send };
+  return { org, api, slug, clientSecret, env, send };
 }
 
 const executionsOf = (automationId: string) => db()('automation_executions').where({ automation_id: automationId }).orderBy('triggered_at');

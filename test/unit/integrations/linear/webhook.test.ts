@@ -24,7 +24,7 @@ describe('integrations/linear/webhook', () => {
   after(() => linear.close());
 
   const last = () => linearEnvelope(ws.deliveries.at(-1)!.payload)!;
-  const push = (payload: Record<string, unknown>) => ws.deliveries.push({ payload, status: 0, body: null });
+  const push = (payload: Record<string, unknown>) => ws.deliveries.push({ payload, deliveryId: 'local', status: 0, body: null });
 
   it('verifies the hex HMAC-SHA256 of the raw body with the signing secret', () => {
     const raw = JSON.stringify({ organizationId: 'o', data: {} });
