@@ -21,6 +21,7 @@ import { resolveTemporalCli } from '../../src/toolchain';
 import { createDocker } from '../../src/sandbox';
 import { workspaceName } from '../../src/sandbox/workspace';
 import { startFakeGithub, type FakeGithub } from './fakeGithub';
+import { startFakeLinear, type FakeLinear } from './fakeLinear';
 import { recordHistories } from './histories';
 
 export interface Harness {
@@ -223,8 +224,17 @@ export function fakeGithub(): FakeGithub {
   return github;
 }
 
+/** The local Linear (GraphQL API and webhook sender) of the shared harness. */
+let linear: FakeLinear | null = null;
+
+export function fakeLinear(): FakeLinear {
+  if (!linear) throw new Error('the fake Linear is not running (test/support/hooks.ts starts it)');
+  return linear;
+}
+
 export async function startSharedHarness(): Promise<void> {
   github = await startFakeGithub();
+  linear = await startFakeLinear();
   const upstreamPort = (aiUpstreamPort = await reservePort());
   releases = await mkdtemp(join(tmpdir(), 'hangar-releases-'));
   current = await startHarness({
@@ -240,7 +250,9 @@ export async function startSharedHarness(): Promise<void> {
     REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
     HANGAR_REDIS_PREFIX: `hangar-test-${randomBytes(4).toString('hex')}:`,
     HANGAR_PRESENCE_TTL_SECONDS: '3',
+    HANGAR_LINEAR_API_URL: linear.graphqlUrl,
   });
+  linear.webhookUrl = `${current.baseUrl}/v1/webhooks/linear`;
 }
 
 export async function stopSharedHarness(): Promise<void> {
@@ -248,6 +260,8 @@ export async function stopSharedHarness(): Promise<void> {
   current = null;
   await github?.close();
   github = null;
+  await linear?.close();
+  linear = null;
   if (releases) await rm(releases, { recursive: true, force: true });
   releases = null;
 }

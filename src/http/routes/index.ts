@@ -28,6 +28,8 @@ import { previewRoutes } from './previews';
 import { connectionRoutes } from './connections';
 import { presenceRoutes } from './presence';
 import { organizationEventRoutes } from './organizationEvents';
+import { sentryRoutes } from './sentry';
+import { linearRoutes } from './linear';
 
 export function allRoutes(deps: {
   services: Services;
@@ -67,6 +69,8 @@ export function allRoutes(deps: {
     ...connectionRoutes(services.connections),
     ...presenceRoutes(services.presence),
     ...organizationEventRoutes(services.presence, { logger: deps.logger }),
+    ...sentryRoutes(services.sentryIntake),
+    ...linearRoutes(services.linearWebhooks),
   ];
   const meta = metaRoutes({ probes: deps.probes, openapi: () => buildOpenApi(api, { version: deps.version }) });
   return [...meta, ...api];
