@@ -71,6 +71,8 @@ export interface Config {
     token?: string;
   };
   gitlab: { webhookToken?: string };
+  /** Linear's GraphQL endpoint (`HANGAR_LINEAR_API_URL`), where issue comments are posted. */
+  linear: { apiUrl: string };
   /**
    * The bot's name on code hosting (`HANGAR_BOT_NAME`, default `hangar`): `@hangar` in an issue
    * or pull request starts or reaches its workspace, `/hangar …` on a pull request is a command.
@@ -205,6 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
       token: env.HANGAR_GITHUB_TOKEN || undefined,
     },
     gitlab: { webhookToken: env.HANGAR_GITLAB_WEBHOOK_TOKEN || undefined },
+    linear: { apiUrl: httpUrl(env, 'HANGAR_LINEAR_API_URL') ?? 'https://api.linear.app/graphql' },
     botName: botName(env.HANGAR_BOT_NAME),
     agentBaseUrls: {
       agent_1: upstreamUrl(env, 'HANGAR_AGENT_1_BASE_URL', 'https://api.anthropic.com'),

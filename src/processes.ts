@@ -30,6 +30,7 @@ import type { Database } from './db/database';
 import { createPreviewProxy } from './http/previewProxy';
 import { createSlackThreadAdapter } from './integrations/slack/adapter';
 import { createSlackWebApi } from './integrations/slack/webApi';
+import { createLinearThreadAdapter } from './integrations/linear/adapter';
 
 export { migrate, openDatabase, type Database } from './db/database';
 
@@ -193,6 +194,7 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
           publicBaseUrl: config.publicBaseUrl,
           logger: logger.child({ component: 'slack' }),
         }),
+        createLinearThreadAdapter({ connections: repos.connections, secretBox, apiUrl: config.linear.apiUrl, logger: logger.child({ component: 'linear' }) }),
       ],
     },
   });

@@ -144,12 +144,11 @@ export function createAutomationsRepository(db: Knex) {
       return rows;
     },
 
-    /** The organization's enabled automations with a trigger of this type (Slack messages, Sentry events). */
-    async enabledWithTriggerType(organizationId: string, type: string, trx: Knex = db): Promise<Array<Pick<AutomationRow, 'id' | 'triggers'>>> {
+    /** An organization's enabled automations with a `type` trigger for `event` (Sentry: the connection's organization). */
+    async withEventTrigger(organizationId: string, type: string, event: string, trx: Knex = db): Promise<Pick<AutomationRow, 'id' | 'triggers'>[]> {
       return trx('automations')
         .where({ organization_id: organizationId, enabled: true })
-        .whereRaw('triggers @> ?::jsonb', [JSON.stringify([{ type }])])
-        .orderBy('id')
+        .whereRaw('triggers @> ?::jsonb', [JSON.stringify([{ type, config: { event } }])])
         .select('id', 'triggers');
     },
 

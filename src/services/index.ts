@@ -39,6 +39,8 @@ import { createAnalyticsService } from './analytics';
 import { createPreviewsService } from './previews';
 import { createPresenceService } from './presence';
 import { openPresenceStore } from '../presence';
+import { createSentryIntake } from './automations/sentryIntake';
+import { createLinearReceiver } from './integrations/linear';
 
 export function createServices(deps: { repos: Repositories; bus: EventBus; secretBox: SecretBox; temporal: TemporalGateway; terminalClient: TerminalClient; config: Config; logger: Logger }) {
   const { repos, bus, secretBox, temporal, config, logger } = deps;
@@ -61,9 +63,11 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
     organizationSecret: (organizationId, agent) => credentials.organizationSecret(organizationId, agent),
   });
   const analytics = createAnalyticsService({ repos });
+  const threads = createThreadDispatcher({ repos, temporal });
+  const automationInbox = createAutomationInbox({ repos, temporal, logger: logger.child({ component: 'automation-inbox' }) });
   const automationIntake = createAutomationIntake({
     automations: repos.automations,
-    inbox: createAutomationInbox({ repos, temporal, logger: logger.child({ component: 'automation-inbox' }) }),
+    inbox: automationInbox,
     bus,
     github: config.github,
     gitlab: config.gitlab,
@@ -115,6 +119,13 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       },
     }),
     automationIntake,
+    sentryIntake: createSentryIntake({
+      connections: repos.connections,
+      automations: repos.automations,
+      inbox: automationInbox,
+      secretBox,
+      logger: logger.child({ component: 'sentry-webhooks' }),
+    }),
     media: createMediaService({ repos, blobs, temporal, links, limits: config.media, publicBaseUrl: config.publicBaseUrl }),
     aiGateway: createAiGateway({ repos, secretBox, credentials, config, logger: logger.child({ component: 'ai-gateway' }) }),
     downloads: createDownloadsService({
@@ -144,9 +155,6 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       logger: logger.child({ component: 'previews' }),
     }),
     connections: createConnectionsService({ repos, secretBox }),
-    /** Receivers hand verified thread messages (Slack, Linear, GitHub/GitLab mentions) to this. */
-    threads: createThreadDispatcher({ repos, temporal }),
-    ...createSlackServices({ repos, secretBox, temporal, logger }),
     // Short-lived presence in Redis (REDIS_URL) or this process; close() ends its connection.
     presence: createPresenceService({
       repos,
@@ -155,6 +163,16 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       ttlMs: config.presenceTtlMs,
       logger: logger.child({ component: 'presence' }),
     }),
+    /** Receivers hand verified thread messages (Slack, Linear, GitHub/GitLab mentions) to this. */
+    threads,
+    linearWebhooks: createLinearReceiver({
+      connections: repos.connections,
+      threads: repos.integrationThreads,
+      dispatcher: threads,
+      secretBox,
+      logger: logger.child({ component: 'linear-webhooks' }),
+    }),
+    ...createSlackServices({ repos, secretBox, threads, inbox: automationInbox, logger }),
   };
 }
 

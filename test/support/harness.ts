@@ -22,6 +22,7 @@ import { createDocker } from '../../src/sandbox';
 import { workspaceName } from '../../src/sandbox/workspace';
 import { startFakeGithub, type FakeGithub } from './fakeGithub';
 import { startFakeSlack, type FakeSlack } from './fakeSlack';
+import { startFakeLinear, type FakeLinear } from './fakeLinear';
 import { recordHistories } from './histories';
 
 export interface Harness {
@@ -232,9 +233,18 @@ export function fakeSlack(): FakeSlack {
   return slack;
 }
 
+/** The local Linear (GraphQL API and webhook sender) of the shared harness. */
+let linear: FakeLinear | null = null;
+
+export function fakeLinear(): FakeLinear {
+  if (!linear) throw new Error('the fake Linear is not running (test/support/hooks.ts starts it)');
+  return linear;
+}
+
 export async function startSharedHarness(): Promise<void> {
   github = await startFakeGithub();
   slack = await startFakeSlack();
+  linear = await startFakeLinear();
   const upstreamPort = (aiUpstreamPort = await reservePort());
   releases = await mkdtemp(join(tmpdir(), 'hangar-releases-'));
   current = await startHarness({
@@ -251,7 +261,9 @@ export async function startSharedHarness(): Promise<void> {
     REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
     HANGAR_REDIS_PREFIX: `hangar-test-${randomBytes(4).toString('hex')}:`,
     HANGAR_PRESENCE_TTL_SECONDS: '3',
+    HANGAR_LINEAR_API_URL: linear.graphqlUrl,
   });
+  linear.webhookUrl = `${current.baseUrl}/v1/webhooks/linear`;
 }
 
 export async function stopSharedHarness(): Promise<void> {
@@ -261,6 +273,8 @@ export async function stopSharedHarness(): Promise<void> {
   github = null;
   await slack?.close();
   slack = null;
+  await linear?.close();
+  linear = null;
   if (releases) await rm(releases, { recursive: true, force: true });
   releases = null;
 }

@@ -8,6 +8,7 @@
 import { modeViolation, type AgentId, type ThinkingLevel } from '../../agents/catalog';
 import { CronError, isValidTimeZone, nextFireAt, parseCron } from '../cron';
 import { invalid as invalidInput } from '../errors';
+import { normaliseSentryConfig, type SentryTriggerConfig } from './sentry';
 
 export const GITHUB_EVENTS = ['pull_request.opened', 'pull_request.synchronize', 'pull_request.closed', 'pull_request.merged', 'pull_request.command'] as const;
 export const GITLAB_EVENTS = ['merge_request.opened', 'merge_request.updated', 'merge_request.closed', 'merge_request.merged', 'merge_request.command'] as const;
@@ -32,7 +33,11 @@ export interface CustomTrigger {
   type: 'custom';
   config: Record<string, never>;
 }
-export type Trigger = CronTrigger | CodeHostTrigger | SlackTrigger | CustomTrigger;
+export interface SentryTrigger {
+  type: 'sentry';
+  config: SentryTriggerConfig;
+}
+export type Trigger = CronTrigger | CodeHostTrigger | SlackTrigger | CustomTrigger | SentryTrigger;
 
 export interface AutomationConfig {
   capabilities: { pr_followups: boolean; read_only_contents: boolean };
@@ -114,7 +119,7 @@ function normaliseTrigger(raw: { type: string; config?: Record<string, unknown> 
     case 'slack':
       return normaliseSlackTrigger(config, at);
     case 'sentry':
-      throw invalid(`body.triggers.${i}.type: ${raw.type} triggers wait for the connections work and are not supported yet`);
+      return { type: 'sentry', config: normaliseSentryConfig(config, at, invalid) };
     default:
       throw invalid(`body.triggers.${i}.type: unknown trigger type ${raw.type}`);
   }
@@ -145,9 +150,11 @@ export function normaliseTriggers(raw: Array<{ type: string; config?: Record<str
   if (triggers.filter((t) => t.type === 'slack').length > 1) throw invalid('body.triggers: at most one slack trigger per automation');
   const events = new Set<string>();
   for (const t of triggers) {
-    if (t.type !== 'github' && t.type !== 'gitlab') continue;
-    if (events.has(t.config.event)) throw invalid(`body.triggers: at most one trigger per event; ${t.config.event} appears more than once`);
-    events.add(t.config.event);
+    // Every trigger type with an event (code hosting, sentry): event names differ across providers.
+    const event = 'event' in t.config ? t.config.event : null;
+    if (typeof event !== 'string') continue;
+    if (events.has(event)) throw invalid(`body.triggers: at most one trigger per event; ${event} appears more than once`);
+    events.add(event);
   }
   return triggers;
 }

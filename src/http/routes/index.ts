@@ -29,6 +29,8 @@ import { connectionRoutes } from './connections';
 import { slackRoutes } from './slack';
 import { presenceRoutes } from './presence';
 import { organizationEventRoutes } from './organizationEvents';
+import { sentryRoutes } from './sentry';
+import { linearRoutes } from './linear';
 
 export function allRoutes(deps: {
   services: Services;
@@ -69,6 +71,8 @@ export function allRoutes(deps: {
     ...slackRoutes(services.slackReceiver, services.slackThreads),
     ...presenceRoutes(services.presence),
     ...organizationEventRoutes(services.presence, { logger: deps.logger }),
+    ...sentryRoutes(services.sentryIntake),
+    ...linearRoutes(services.linearWebhooks),
   ];
   const meta = metaRoutes({ probes: deps.probes, openapi: () => buildOpenApi(api, { version: deps.version }) });
   return [...meta, ...api];

@@ -17,9 +17,9 @@ import type { AutomationInbox, InboxItem } from './inbox';
  */
 export const SLACK_AUTOMATION_DELIVERIES = 'slack_automations';
 
-export function createSlackAutomationIntake(deps: { automations: Pick<AutomationsRepository, 'enabledWithTriggerType'>; inbox: Pick<AutomationInbox, 'accept'> }) {
+export function createSlackAutomationIntake(deps: { automations: Pick<AutomationsRepository, 'withEventTrigger'>; inbox: Pick<AutomationInbox, 'accept'> }) {
   async function itemsFor(organizationId: string, message: SlackMessage): Promise<InboxItem[]> {
-    const rows = await deps.automations.enabledWithTriggerType(organizationId, 'slack');
+    const rows = await deps.automations.withEventTrigger(organizationId, 'slack', 'message');
     const items: InboxItem[] = [];
     for (const row of rows) {
       const trigger = row.triggers.find((t): t is SlackTrigger => t.type === 'slack');

@@ -25,7 +25,6 @@ describe('automation rules', () => {
     ['a trigger needs a type', { triggers: [{ config: {} }] }, /^body\.triggers\.0\.type: is required$/],
     ['unknown trigger type', { triggers: [{ type: 'jira', config: {} }] }, /^body\.triggers\.0\.type: must be one of cron, github, gitlab, slack, sentry, custom$/],
     ['slack event is message', { triggers: [{ type: 'slack', config: { event: 'reaction_added' } }] }, /^body\.triggers\.0\.config\.event: a slack trigger's event must be message$/],
-    ['sentry triggers wait for the connections work', { triggers: [{ type: 'sentry', config: { event: 'issue.created' } }] }, /^body\.triggers\.0\.type: sentry triggers wait for the connections work/],
     // Duplicates
     ['at most one cron trigger', { triggers: [cron('0 3 * * *'), cron('0 4 * * *')] }, /^body\.triggers: at most one cron trigger per automation$/],
     ['at most one trigger per event name', { triggers: [PR_OPENED, PR_OPENED] }, /^body\.triggers: at most one trigger per event; pull_request\.opened appears more than once$/],

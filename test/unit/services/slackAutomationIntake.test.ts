@@ -13,8 +13,8 @@ describe('services/automations/slackIntake', () => {
     let recorded: { items: InboxItem[]; delivery?: { provider: string; id: string } } | null = null;
     const intake = createSlackAutomationIntake({
       automations: {
-        enabledWithTriggerType: async (organizationId: string, type: string) => {
-          asked.push(`${organizationId}:${type}`);
+        withEventTrigger: async (organizationId: string, type: string, event: string) => {
+          asked.push(`${organizationId}:${type}:${event}`);
           return [
             { id: 'a-all', triggers: [slack({})] },
             { id: 'a-c1', triggers: [{ type: 'cron', config: {} }, slack({ channel_ids: ['C1'], group_thread_replies: false })] },
@@ -30,7 +30,7 @@ describe('services/automations/slackIntake', () => {
       },
     });
     expect(await intake.accept('org-1', message, 'slack:T1:C1:1700000000.000300')).to.deep.equal({ matched: 2, duplicate: false });
-    expect(asked).to.deep.equal(['org-1:slack']);
+    expect(asked).to.deep.equal(['org-1:slack:message']);
     const payload = { team_id: 'T1', channel_id: 'C1', ts: '1700000000.000300', thread_ts: '1700000000.000100', user: 'U1', text: 'deploy <@U2>' };
     expect(recorded!.items).to.deep.equal([
       { automationId: 'a-all', key: 'slack:C1:1700000000.000100', payload },
@@ -42,7 +42,7 @@ describe('services/automations/slackIntake', () => {
   it('records nothing (not even the delivery) when no automation watches', async () => {
     let called = false;
     const intake = createSlackAutomationIntake({
-      automations: { enabledWithTriggerType: async () => [] },
+      automations: { withEventTrigger: async () => [] },
       inbox: {
         accept: async () => {
           called = true;
