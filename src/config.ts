@@ -70,7 +70,8 @@ export interface Config {
     privateKeyPem?: string;
     token?: string;
   };
-  gitlab: { webhookToken?: string };
+  /** GitLab: webhook verification, and the REST API (`HANGAR_GITLAB_API_URL`, `HANGAR_GITLAB_TOKEN`) Hangar answers issues and merge requests with. */
+  gitlab: { webhookToken?: string; apiUrl: string; token?: string };
   /**
    * The bot's name on code hosting (`HANGAR_BOT_NAME`, default `hangar`): `@hangar` in an issue
    * or pull request starts or reaches its workspace, `/hangar …` on a pull request is a command.
@@ -196,7 +197,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
       privateKeyPem: env.HANGAR_GITHUB_APP_PRIVATE_KEY ? env.HANGAR_GITHUB_APP_PRIVATE_KEY.replace(/\\n/g, '\n') : undefined,
       token: env.HANGAR_GITHUB_TOKEN || undefined,
     },
-    gitlab: { webhookToken: env.HANGAR_GITLAB_WEBHOOK_TOKEN || undefined },
+    gitlab: {
+      webhookToken: env.HANGAR_GITLAB_WEBHOOK_TOKEN || undefined,
+      apiUrl: (httpUrl(env, 'HANGAR_GITLAB_API_URL') ?? 'https://gitlab.com/api/v4').replace(/\/+$/, ''),
+      token: env.HANGAR_GITLAB_TOKEN || undefined,
+    },
     botName: botName(env.HANGAR_BOT_NAME),
     agentBaseUrls: {
       agent_1: upstreamUrl(env, 'HANGAR_AGENT_1_BASE_URL', 'https://api.anthropic.com'),

@@ -5,6 +5,7 @@
  * Pure: no I/O.
  */
 import { createHash } from 'node:crypto';
+import type { ThreadBinding } from '../threads/types';
 import type { CodeHostingProvider } from './events';
 
 /** What every mapped delivery carries about its repository. */
@@ -83,6 +84,14 @@ export interface CiFailure extends ThreadRepository {
 }
 
 export type CodeHostingThreadEvent = ThreadPost | ThreadEnd | CiFailure;
+
+/**
+ * Binds the pull/merge requests an agent's answer names to the answering workspace, so their
+ * comments and CI failures reach it (worker side; the adapters call it after posting a reply).
+ */
+export interface PullRequestBinder {
+  bindPullRequests(binding: ThreadBinding, urls: string[]): Promise<void>;
+}
 
 /** Hidden in every comment Hangar posts, so a delivery of Hangar's own comment is never routed back. */
 export const HANGAR_MARKER = '<!-- hangar:reply -->';
