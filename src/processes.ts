@@ -179,6 +179,8 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
       timings: { idleMs: config.workspaceIdleMs, archiveAfterMs: config.workspaceArchiveAfterMs, historyLimit: config.workspaceHistoryLimit },
       blobs: createBlobStore(config),
       canvas: createCanvasReader(docker, CANVAS_DIR),
+      // Each provider's adapter is listed here as it is connected (Slack, Linear, GitHub, GitLab).
+      threadAdapters: [],
     },
   });
   // Terminal sessions live in the worker that holds their TTY; the API reaches them over the bus.

@@ -11,6 +11,8 @@ import { createAiGateway } from '../gateway';
 import { automationEnvironmentReferenceCheck, createAutomationsService } from './automations';
 import { createAutomationInbox } from './automations/inbox';
 import { AUTOMATIONS_CHANGED_CHANNEL, createAutomationIntake } from './automations/intake';
+import { createConnectionsService } from './connections';
+import { createThreadDispatcher } from './integrations/threads';
 import { createCredentialsService } from './credentials';
 import { createModelCatalogService } from './modelCatalog';
 import { createOrganizationSettingsService } from './organizationSettings';
@@ -135,6 +137,9 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       keepAwakeEveryMs: Math.max(1000, Math.min(60_000, Math.floor(config.workspaceIdleMs / 4))),
       logger: logger.child({ component: 'previews' }),
     }),
+    connections: createConnectionsService({ repos, secretBox }),
+    /** Receivers hand verified thread messages (Slack, Linear, GitHub/GitLab mentions) to this. */
+    threads: createThreadDispatcher({ repos, temporal }),
   };
 }
 

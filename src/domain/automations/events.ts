@@ -35,3 +35,15 @@ export const slackThreadDebounceKey = (channelId: string, threadTs: string) => `
 
 /** Sentry events debounce per Sentry issue. */
 export const sentryIssueDebounceKey = (projectSlug: string, issueId: string) => `sentry:${projectSlug}:${issueId}`;
+
+/**
+ * Whether an event of this debounce key joins an earlier run's workspace instead of making a
+ * new one: pull requests with `group_pr_events`, Slack threads with `group_thread_replies`
+ * (on by default).
+ */
+export function groupsKey(triggers: ReadonlyArray<{ type: string; config: unknown }>, key: string): boolean {
+  const config = (t: { config: unknown }) => (t.config ?? {}) as Record<string, unknown>;
+  if (key.startsWith('pr:')) return triggers.some((t) => (t.type === 'github' || t.type === 'gitlab') && config(t).group_pr_events === true);
+  if (key.startsWith('slack:')) return triggers.some((t) => t.type === 'slack' && config(t).group_thread_replies !== false);
+  return false;
+}
