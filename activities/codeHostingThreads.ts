@@ -21,14 +21,13 @@ type Repos = Pick<Repositories, 'transact' | 'integrationThreads' | 'codeReposit
 function pullRequestReference(provider: CodeHostingProvider, origin: ThreadBinding, pr: { fullName: string; number: number }, url: string): Record<string, unknown> {
   const from = origin.reference;
   const author = typeof from.author === 'string' ? from.author : null;
-  if (provider === 'github') {
-    // An App is installed per account: the origin's installation serves the same owner's repositories.
-    const sameOwner = typeof from.repository === 'string' && from.repository.split('/')[0]!.toLowerCase() === pr.fullName.split('/')[0]!.toLowerCase();
-    return { repository: pr.fullName, number: pr.number, installation_id: sameOwner ? (from.installation_id ?? null) : null, is_pull_request: true, url, author };
-  }
+  if (provider === 'github') return { repository: pr.fullName, number: pr.number, installation_id: from.installation_id ?? null, is_pull_request: true, url, author };
   const sameProject = typeof from.repository === 'string' && from.repository.toLowerCase() === pr.fullName.toLowerCase();
   return { project_id: sameProject ? (from.project_id ?? null) : null, repository: pr.fullName, iid: pr.number, noteable: 'merge_request', url, author };
 }
+
+const sameOwner = (origin: ThreadBinding, fullName: string): boolean =>
+  typeof origin.reference.repository === 'string' && origin.reference.repository.split('/')[0]!.toLowerCase() === fullName.split('/')[0]!.toLowerCase();
 
 export function createPullRequestBinder(deps: { repos: Repos; logger: Logger }): PullRequestBinder {
   const { repos } = deps;
@@ -40,6 +39,8 @@ export function createPullRequestBinder(deps: { repos: Repos; logger: Logger }):
       for (const url of new Set(urls)) {
         const pr = pullRequestOfUrl(provider, url);
         if (!pr || pr.threadKey === origin.threadKey || !connected.has(normaliseRepositoryUrl(`https://${pr.host}/${pr.fullName}`))) continue;
+        // A GitHub App is installed per account: the thread's installation answers only for its own owner's repositories.
+        if (provider === 'github' && !sameOwner(origin, pr.fullName)) continue;
         const reference = pullRequestReference(provider, origin, pr, url);
         const bound = await repos.transact(async (trx) => {
           const row = await repos.integrationThreads.lockOrCreate({ organizationId: origin.organizationId, provider, threadKey: pr.threadKey, connectionId: null, reference }, trx);

@@ -28,6 +28,7 @@ import { connectTemporal, createTemporalGateway, type TemporalGateway } from './
 import { connectWorker, createHangarWorker } from './temporal/worker';
 import type { Database } from './db/database';
 import { createPreviewProxy } from './http/previewProxy';
+import { createCodeHostingThreadAdapters } from '../activities/codeHostingThreads';
 
 export { migrate, openDatabase, type Database } from './db/database';
 
@@ -180,7 +181,7 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
       blobs: createBlobStore(config),
       canvas: createCanvasReader(docker, CANVAS_DIR),
       // Each provider's adapter is listed here as it is connected (Slack, Linear, GitHub, GitLab).
-      threadAdapters: [],
+      threadAdapters: [...createCodeHostingThreadAdapters({ repos, logger: logger.child({ component: 'code-hosting-threads' }), github: config.github, gitlab: config.gitlab })],
     },
   });
   // Terminal sessions live in the worker that holds their TTY; the API reaches them over the bus.

@@ -13,6 +13,7 @@ import { createAutomationInbox } from './automations/inbox';
 import { AUTOMATIONS_CHANGED_CHANNEL, createAutomationIntake } from './automations/intake';
 import { createConnectionsService } from './connections';
 import { createThreadDispatcher } from './integrations/threads';
+import { createCodeHostingThreads } from './integrations/codeHostingThreads';
 import { createCredentialsService } from './credentials';
 import { createModelCatalogService } from './modelCatalog';
 import { createOrganizationSettingsService } from './organizationSettings';
@@ -57,6 +58,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
     organizationSecret: (organizationId, agent) => credentials.organizationSecret(organizationId, agent),
   });
   const analytics = createAnalyticsService({ repos });
+  const threads = createThreadDispatcher({ repos, temporal });
   const automationIntake = createAutomationIntake({
     automations: repos.automations,
     inbox: createAutomationInbox({ repos, temporal, logger: logger.child({ component: 'automation-inbox' }) }),
@@ -65,6 +67,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
     gitlab: config.gitlab,
     logger: logger.child({ component: 'automation-webhooks' }),
     pullRequests: analytics,
+    threads: createCodeHostingThreads({ repos, threads, botName: config.botName, logger: logger.child({ component: 'code-hosting-threads' }) }),
   });
   return {
     identity,
@@ -139,7 +142,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
     }),
     connections: createConnectionsService({ repos, secretBox }),
     /** Receivers hand verified thread messages (Slack, Linear, GitHub/GitLab mentions) to this. */
-    threads: createThreadDispatcher({ repos, temporal }),
+    threads,
   };
 }
 

@@ -21,6 +21,7 @@ import { resolveTemporalCli } from '../../src/toolchain';
 import { createDocker } from '../../src/sandbox';
 import { workspaceName } from '../../src/sandbox/workspace';
 import { startFakeGithub, type FakeGithub } from './fakeGithub';
+import { startFakeGitlab, type FakeGitlab } from './fakeGitlab';
 import { recordHistories } from './histories';
 
 export interface Harness {
@@ -218,6 +219,13 @@ async function reservePort(): Promise<number> {
   return port;
 }
 
+let gitlab: FakeGitlab | null = null;
+
+export function fakeGitlab(): FakeGitlab {
+  if (!gitlab) throw new Error('the fake GitLab is not running (test/support/hooks.ts starts it)');
+  return gitlab;
+}
+
 export function fakeGithub(): FakeGithub {
   if (!github) throw new Error('the fake GitHub is not running (test/support/hooks.ts starts it)');
   return github;
@@ -225,6 +233,7 @@ export function fakeGithub(): FakeGithub {
 
 export async function startSharedHarness(): Promise<void> {
   github = await startFakeGithub();
+  gitlab = await startFakeGitlab();
   const upstreamPort = (aiUpstreamPort = await reservePort());
   releases = await mkdtemp(join(tmpdir(), 'hangar-releases-'));
   current = await startHarness({
@@ -235,6 +244,8 @@ export async function startSharedHarness(): Promise<void> {
     HANGAR_GITHUB_API_URL: github.url,
     HANGAR_GITHUB_APP_ID: github.appId,
     HANGAR_GITHUB_APP_PRIVATE_KEY: github.privateKeyPem,
+    HANGAR_GITLAB_API_URL: gitlab.apiUrl,
+    HANGAR_GITLAB_TOKEN: gitlab.token,
   });
 }
 
@@ -243,6 +254,8 @@ export async function stopSharedHarness(): Promise<void> {
   current = null;
   await github?.close();
   github = null;
+  await gitlab?.close();
+  gitlab = null;
   if (releases) await rm(releases, { recursive: true, force: true });
   releases = null;
 }

@@ -156,9 +156,9 @@ export function postText(post: ThreadPost, followUp: boolean): string {
   }
   const lines = [`${itemLabel(post)}: ${post.item.title ?? '(no title)'}`];
   if (post.item.url) lines.push(post.item.url);
+  lines.push('(Your final answer of each turn is posted there as a comment.)');
   lines.push('', post.trigger === 'opened' ? `Opened by ${who}:` : 'Description:', '', post.item.body?.trim() || '(no description)');
   if (post.trigger === 'comment') lines.push('', `Comment by ${who}:`, '', post.text);
-  lines.push('', 'Your answers are posted back as comments on it.');
   return clip(lines.join('\n'), MAX_FORWARDED);
 }
 
@@ -212,13 +212,13 @@ export function pullRequestOfUrl(provider: CodeHostingProvider, url: string): { 
 }
 
 /**
- * The core's delivery id for one organization's share of a delivery (a delivery of a
- * repository several organizations connected routes once per organization): at most 200
- * characters of [A-Za-z0-9._:-].
+ * The core's delivery id for a delivery (the core adds the organization: a repository several
+ * organizations connected routes once per organization); `part` tells apart several messages of
+ * one delivery (a check run failing on two pull requests). At most 200 of [A-Za-z0-9._:-].
  */
-export function threadDeliveryId(provider: CodeHostingProvider, deliveryId: string, organizationId: string, part?: string): string {
+export function threadDeliveryId(provider: CodeHostingProvider, deliveryId: string, part?: string): string {
   const clean = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '-');
-  const id = [provider, clean(deliveryId), clean(organizationId), ...(part ? [clean(part)] : [])].join(':');
+  const id = [provider, clean(deliveryId), ...(part ? [clean(part)] : [])].join(':');
   // Real delivery ids are UUIDs; anything longer is kept distinct by its digest.
-  return id.length <= 200 ? id : `${provider}:${createHash('sha256').update(id).digest('hex')}`;
+  return id.length <= 150 ? id : `${provider}:${createHash('sha256').update(id).digest('hex')}`;
 }

@@ -100,7 +100,7 @@ export function createCodeHostingThreads(deps: {
       organizationId: target.organizationId,
       connectionId: null,
       threadKey: post.item.threadKey,
-      deliveryId: threadDeliveryId(post.provider, deliveryId, target.organizationId),
+      deliveryId: threadDeliveryId(post.provider, deliveryId),
       text: postText(post, bound),
       author: { externalId: post.author.login, name: post.author.name, email: post.author.email },
       environmentName: environmentTag(post.text) ?? (post.trigger === 'comment' && !bound ? environmentTag(post.item.body) : null),
@@ -114,7 +114,7 @@ export function createCodeHostingThreads(deps: {
   async function routeClose(end: ThreadEnd, target: Target, deliveryId: string): Promise<boolean> {
     const binding = await find(target, end.provider, end.threadKey);
     if (!binding || binding.closedAt) return false;
-    await threads.close({ provider: end.provider, organizationId: target.organizationId, threadKey: end.threadKey, deliveryId: threadDeliveryId(end.provider, deliveryId, target.organizationId) });
+    await threads.close({ provider: end.provider, organizationId: target.organizationId, threadKey: end.threadKey, deliveryId: threadDeliveryId(end.provider, deliveryId) });
     return true;
   }
 
@@ -130,7 +130,7 @@ export function createCodeHostingThreads(deps: {
         organizationId: target.organizationId,
         connectionId: null,
         threadKey: pr.threadKey,
-        deliveryId: threadDeliveryId(failure.provider, deliveryId, target.organizationId, String(pr.number)),
+        deliveryId: threadDeliveryId(failure.provider, deliveryId, String(pr.number)),
         text: ciFailureText(failure, pr),
         author: { externalId: failure.sender ?? failure.provider },
         reference: binding.reference,

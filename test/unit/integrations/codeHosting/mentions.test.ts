@@ -48,9 +48,10 @@ describe('code-hosting mentions', () => {
   it('reads [env:name] and makes ids the core accepts', () => {
     expect(environmentTag('please [env:staging] fix')).to.equal('staging');
     expect(environmentTag('nothing')).to.equal(null);
-    const id = threadDeliveryId('github', 'a b/c', '0f6e…', 'x');
-    expect(id).to.match(/^[A-Za-z0-9._:-]{1,200}$/);
-    expect(threadDeliveryId('gitlab', 'x'.repeat(500), 'o'.repeat(100), 'p'.repeat(300)).length).to.be.at.most(200);
+    const id = threadDeliveryId('github', 'a b/c…', 'x');
+    expect(id).to.equal('github:a-b-c-:x');
+    expect(threadDeliveryId('gitlab', 'x'.repeat(500), 'p'.repeat(300))).to.match(/^gitlab:[0-9a-f]{64}$/);
+    expect(threadDeliveryId('gitlab', 'x'.repeat(500))).to.not.equal(threadDeliveryId('gitlab', 'x'.repeat(501)));
   });
 
   it('reads pull and merge request URLs', () => {
