@@ -44,7 +44,7 @@ interface Target {
 const isOpen = (binding: ThreadBinding | null): binding is ThreadBinding => !!binding?.replicaId && !binding.closedAt;
 
 export function createCodeHostingThreads(deps: {
-  repos: Pick<Repositories, 'codeRepositories' | 'integrationThreads' | 'organizationSettings'>;
+  repos: Pick<Repositories, 'codeRepositories' | 'integrationThreads' | 'organizationSettings' | 'replicas'>;
   threads: ThreadDispatcher;
   botName: string;
   logger: Logger;
@@ -123,8 +123,10 @@ export function createCodeHostingThreads(deps: {
     let routed = 0;
     for (const pr of failure.pullRequests) {
       const binding = await find(target, failure.provider, pr.threadKey);
-      // Only a pull request already bound to a workspace: a failure never starts one.
+      // Only a pull request bound to a live workspace: a failure never starts one (the core would replace a deleted one).
       if (!isOpen(binding)) continue;
+      const replica = await repos.replicas.find(binding.replicaId!);
+      if (!replica || replica.deleted_at || replica.status === 'error') continue;
       await threads.message({
         provider: failure.provider,
         organizationId: target.organizationId,

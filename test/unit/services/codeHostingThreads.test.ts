@@ -20,7 +20,9 @@ function world() {
   const bindings: ThreadBinding[] = [];
   const messages: InboundThreadMessage[] = [];
   const closed: ThreadClosed[] = [];
+  const deletedReplicas = new Set<string>();
   const repos = {
+    replicas: { find: async (id: string) => ({ id, status: 'active', deleted_at: deletedReplicas.has(id) ? new Date() : null }) },
     codeRepositories: {
       withUrlContaining: async (name: string) => repositories.filter((r) => r.url.toLowerCase().includes(name.toLowerCase())),
     },
@@ -29,7 +31,7 @@ function world() {
       find: async (k: { organizationId: string; provider: string; threadKey: string }) =>
         bindings.find((b) => b.organizationId === k.organizationId && b.provider === k.provider && b.threadKey === k.threadKey) ?? null,
     },
-  } as unknown as Pick<Repositories, 'codeRepositories' | 'integrationThreads' | 'organizationSettings'>;
+  } as unknown as Pick<Repositories, 'codeRepositories' | 'integrationThreads' | 'organizationSettings' | 'replicas'>;
   const receiver = createCodeHostingThreads({
     repos,
     threads: {
@@ -44,7 +46,7 @@ function world() {
     bindings.push({ id: `t${bindings.length}`, organizationId, provider: 'github', connectionId: null, threadKey, replicaId: 'rep-1', chatId: 'c', userId: null, reference: { repository: REPO, number: 1 }, cursor: null, closedAt: null, ...over });
   const github = (event: string, body: unknown, delivery = 'd-1') => receiver.acceptGithub(event, body, delivery, Buffer.from(JSON.stringify(body)));
   const gitlab = (event: string, body: unknown, delivery = 'g-1') => receiver.acceptGitlab(event, body, delivery, Buffer.from(JSON.stringify(body)));
-  return { settings, messages, closed, connect, bind, github, gitlab };
+  return { settings, messages, closed, connect, bind, github, gitlab, deletedReplicas };
 }
 
 describe('code-hosting thread routing', () => {
@@ -145,6 +147,11 @@ describe('code-hosting thread routing', () => {
     expect(w.messages[0]!.reference).to.deep.equal({ repository: REPO, number: 40, is_pull_request: true });
     w.settings.set('org-a', { auto_responder_logins: [], auto_responder_repository_ids: [], ci_failure_response: false });
     await w.github('check_run', githubCheckRun({ fullName: REPO, pullRequest: 40 }), 'd-3');
+    expect(w.messages).to.have.length(1);
+    // Its workspace deleted, a failure goes nowhere.
+    w.settings.delete('org-a');
+    w.deletedReplicas.add('rep-1');
+    await w.github('check_run', githubCheckRun({ fullName: REPO, pullRequest: 40 }), 'd-4');
     expect(w.messages).to.have.length(1);
   });
 
