@@ -66,7 +66,7 @@ export function createAutomationRunActivities(deps: AutomationRunActivityDeps) {
   async function groupTarget(exec: ExecutionRow, automation: AutomationRow, ownWorkspaceId: string): Promise<string | null> {
     if (exec.workspace_id) return exec.workspace_id === ownWorkspaceId ? null : exec.workspace_id;
     const key = await executions.debounceKeyOf(exec.id);
-    if (!key || !groupsKey(automation.triggers, key)) return null;
+    if (!key || !groupsKey(automation.triggers, key, (exec.trigger_payload as { event?: unknown } | null)?.event)) return null;
     return executions.groupTarget(automation.id, exec.id, key);
   }
 

@@ -28,6 +28,7 @@ import { connectTemporal, createTemporalGateway, type TemporalGateway } from './
 import { connectWorker, createHangarWorker } from './temporal/worker';
 import type { Database } from './db/database';
 import { createPreviewProxy } from './http/previewProxy';
+import { createLinearThreadAdapter } from './integrations/linear/adapter';
 import { createCodeHostingThreadAdapters } from '../activities/codeHostingThreads';
 
 export { migrate, openDatabase, type Database } from './db/database';
@@ -78,6 +79,8 @@ export async function buildApi(options: { config: Config; logger: Logger; databa
   const previewProxy = createPreviewProxy({ previews: services.previews, domain: config.previewDomain, logger: logger.child({ component: 'previews' }) });
   const pruneLinks = () => services.previews.pruneLinks().catch((err) => logger.warn('pruning expired preview links failed', { err }));
   const pruneLinksTimer = setInterval(pruneLinks, 60 * 60 * 1000).unref();
+  // Every API process sweeps for expired presence; the store lets one of them announce each.
+  services.presence.startSweeping();
   const attach = (server: Server) => {
     const koa = app.callback();
     server.on('request', (req, res) => (previewProxy.owns(req) ? previewProxy.web(req, res) : void koa(req, res)));
@@ -117,6 +120,7 @@ export async function buildApi(options: { config: Config; logger: Logger; databa
       await terminalClient.shutdown();
       services.replicas.close();
       await services.aiGateway.close();
+      await services.presence.close();
       await temporal.close();
     },
   };
@@ -181,7 +185,10 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
       blobs: createBlobStore(config),
       canvas: createCanvasReader(docker, CANVAS_DIR),
       // Each provider's adapter is listed here as it is connected (Slack, Linear, GitHub, GitLab).
-      threadAdapters: [...createCodeHostingThreadAdapters({ repos, logger: logger.child({ component: 'code-hosting-threads' }), github: config.github, gitlab: config.gitlab })],
+      threadAdapters: [
+        createLinearThreadAdapter({ connections: repos.connections, secretBox, apiUrl: config.linear.apiUrl, logger: logger.child({ component: 'linear' }) }),
+        ...createCodeHostingThreadAdapters({ repos, logger: logger.child({ component: 'code-hosting-threads' }), github: config.github, gitlab: config.gitlab }),
+      ],
     },
   });
   // Terminal sessions live in the worker that holds their TTY; the API reaches them over the bus.

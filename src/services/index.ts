@@ -22,6 +22,7 @@ import { createUserAccountService } from './userAccount';
 import { createEnvironmentResourcesService } from './environmentResources';
 import { createRepoSkillsService } from './environmentResources/repoSkills';
 import { createGithubContentsClient } from '../integrations/github/contents';
+import { createGithubPullRequestReader } from '../integrations/github/pulls';
 import { createEnvironmentsService } from './environments';
 import { createHooksService } from './hooks';
 import { createIdentityService } from './identity';
@@ -36,6 +37,10 @@ import { createMediaService } from './media';
 import { createBlobStore } from '../storage';
 import { createAnalyticsService } from './analytics';
 import { createPreviewsService } from './previews';
+import { createPresenceService } from './presence';
+import { openPresenceStore } from '../presence';
+import { createSentryIntake } from './automations/sentryIntake';
+import { createLinearReceiver } from './integrations/linear';
 
 export function createServices(deps: { repos: Repositories; bus: EventBus; secretBox: SecretBox; temporal: TemporalGateway; terminalClient: TerminalClient; config: Config; logger: Logger }) {
   const { repos, bus, secretBox, temporal, config, logger } = deps;
@@ -59,12 +64,14 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
   });
   const analytics = createAnalyticsService({ repos });
   const threads = createThreadDispatcher({ repos, temporal });
+  const automationInbox = createAutomationInbox({ repos, temporal, logger: logger.child({ component: 'automation-inbox' }) });
   const automationIntake = createAutomationIntake({
     automations: repos.automations,
-    inbox: createAutomationInbox({ repos, temporal, logger: logger.child({ component: 'automation-inbox' }) }),
+    inbox: automationInbox,
     bus,
     github: config.github,
     gitlab: config.gitlab,
+    botName: config.botName,
     logger: logger.child({ component: 'automation-webhooks' }),
     pullRequests: analytics,
     threads: createCodeHostingThreads({ repos, threads, botName: config.botName, logger: logger.child({ component: 'code-hosting-threads' }) }),
@@ -102,6 +109,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       secretBox,
       temporal,
       isModelAllowed: (organizationId, agent, model) => modelCatalog.isModelAllowed(organizationId, agent, model),
+      pullRequests: createGithubPullRequestReader(config.github),
       onChanged: async () => {
         automationIntake.invalidateRoutes();
         try {
@@ -112,6 +120,13 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       },
     }),
     automationIntake,
+    sentryIntake: createSentryIntake({
+      connections: repos.connections,
+      automations: repos.automations,
+      inbox: automationInbox,
+      secretBox,
+      logger: logger.child({ component: 'sentry-webhooks' }),
+    }),
     media: createMediaService({ repos, blobs, temporal, links, limits: config.media, publicBaseUrl: config.publicBaseUrl }),
     aiGateway: createAiGateway({ repos, secretBox, credentials, config, logger: logger.child({ component: 'ai-gateway' }) }),
     downloads: createDownloadsService({
@@ -141,8 +156,23 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       logger: logger.child({ component: 'previews' }),
     }),
     connections: createConnectionsService({ repos, secretBox }),
+    // Short-lived presence in Redis (REDIS_URL) or this process; close() ends its connection.
+    presence: createPresenceService({
+      repos,
+      store: openPresenceStore(config, logger),
+      bus,
+      ttlMs: config.presenceTtlMs,
+      logger: logger.child({ component: 'presence' }),
+    }),
     /** Receivers hand verified thread messages (Slack, Linear, GitHub/GitLab mentions) to this. */
     threads,
+    linearWebhooks: createLinearReceiver({
+      connections: repos.connections,
+      threads: repos.integrationThreads,
+      dispatcher: threads,
+      secretBox,
+      logger: logger.child({ component: 'linear-webhooks' }),
+    }),
   };
 }
 

@@ -1,8 +1,9 @@
 /**
  * A local stand-in for the slice of GitHub's REST API Hangar uses, on 127.0.0.1: App
  * installation tokens (`POST /app/installations/:id/access_tokens`, checking the App JWT
- * against a key pair made at start), check runs (create, list by commit, update) and
- * repository contents (`./fakeGithubContents.ts`, for skills). Requests and answers follow
+ * against a key pair made at start), check runs (create, list by commit, update),
+ * repository contents (`./fakeGithubContents.ts`, for skills) and pull requests with the App's
+ * repository installations (`./fakeGithubPulls.ts`). Requests and answers follow
  * GitHub's shapes; state lives in memory and is open to tests.
  */
 import { generateKeyPairSync, randomBytes, verify, type KeyObject } from 'node:crypto';
@@ -10,6 +11,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { createFakeContents, type FakeContents } from './fakeGithubContents';
 import { createFakeIssues, type FakeIssues } from './fakeGithubIssues';
+import { createFakePulls, type FakePulls } from './fakeGithubPulls';
 
 /** A check run as the fake keeps it. */
 export interface FakeCheckRun {
@@ -47,6 +49,8 @@ export interface FakeGithub {
   contents: FakeContents;
   /** Issue comments and reactions made through the API (`./fakeGithubIssues.ts`). */
   issues: FakeIssues;
+  /** Pull requests served by the pulls API (putting one installs the App on its repository). */
+  pulls: FakePulls;
   /**
    * Make the next N requests matching (method, path prefix) answer with `status`. A 403 or 429
    * is a rate limit (`x-ratelimit-remaining: 0`); anything else a plain error body.
@@ -94,6 +98,7 @@ export async function startFakeGithub(options: { staticToken?: string } = {}): P
   let baseUrl = '';
   const fakeContents = createFakeContents(() => baseUrl);
   const fakeIssues = createFakeIssues(() => baseUrl);
+  const fakePulls = createFakePulls(() => baseUrl);
 
   const htmlUrl = (run: FakeCheckRun) => `https://github.com/${run.repository}/runs/${run.id}`;
   const wire = (run: FakeCheckRun) => {
@@ -257,6 +262,12 @@ export async function startFakeGithub(options: { staticToken?: string } = {}): P
     const issues = fakeIssues.route(method, path, body, checksAuthorized(headers.authorization));
     if (issues) return reply(issues.status, issues.body);
 
+    const pulls = fakePulls.route(method, path, () => {
+      const bearer = /^(?:Bearer|token) (.+)$/.exec(headers.authorization ?? '')?.[1] ?? '';
+      return { app: jwtProblem(bearer, publicKey) === null, installationId: issued.get(bearer) ?? null, staticToken: options.staticToken !== undefined && bearer === options.staticToken };
+    });
+    if (pulls) return reply(pulls.status, pulls.body);
+
     const checks = /^\/repos\/([^/]+)\/([^/]+)\/(check-runs(?:\/(\d+))?|commits\/([^/]+)\/check-runs)$/.exec(path);
     if (!checks) return notFound();
     if (!checksAuthorized(headers.authorization)) return reply(401, { message: 'Bad credentials', documentation_url: DOCS });
@@ -334,6 +345,7 @@ export async function startFakeGithub(options: { staticToken?: string } = {}): P
     checkRuns,
     contents: fakeContents.contents,
     issues: fakeIssues.state,
+    pulls: fakePulls.pulls,
     failNext(count, status, match = {}) {
       failRules.push({ remaining: count, status, method: match.method, pathPrefix: match.pathPrefix });
     },

@@ -22,6 +22,7 @@ import { createDocker } from '../../src/sandbox';
 import { workspaceName } from '../../src/sandbox/workspace';
 import { startFakeGithub, type FakeGithub } from './fakeGithub';
 import { startFakeGitlab, type FakeGitlab } from './fakeGitlab';
+import { startFakeLinear, type FakeLinear } from './fakeLinear';
 import { recordHistories } from './histories';
 
 export interface Harness {
@@ -231,9 +232,18 @@ export function fakeGithub(): FakeGithub {
   return github;
 }
 
+/** The local Linear (GraphQL API and webhook sender) of the shared harness. */
+let linear: FakeLinear | null = null;
+
+export function fakeLinear(): FakeLinear {
+  if (!linear) throw new Error('the fake Linear is not running (test/support/hooks.ts starts it)');
+  return linear;
+}
+
 export async function startSharedHarness(): Promise<void> {
   github = await startFakeGithub();
   gitlab = await startFakeGitlab();
+  linear = await startFakeLinear();
   const upstreamPort = (aiUpstreamPort = await reservePort());
   releases = await mkdtemp(join(tmpdir(), 'hangar-releases-'));
   current = await startHarness({
@@ -246,7 +256,14 @@ export async function startSharedHarness(): Promise<void> {
     HANGAR_GITHUB_APP_PRIVATE_KEY: github.privateKeyPem,
     HANGAR_GITLAB_API_URL: gitlab.apiUrl,
     HANGAR_GITLAB_TOKEN: gitlab.token,
+    // Presence on the machine's real Redis, under a prefix of this run's own (its keys expire
+    // by themselves within two TTLs); a short TTL so the expiry tests wait seconds.
+    REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+    HANGAR_REDIS_PREFIX: `hangar-test-${randomBytes(4).toString('hex')}:`,
+    HANGAR_PRESENCE_TTL_SECONDS: '3',
+    HANGAR_LINEAR_API_URL: linear.graphqlUrl,
   });
+  linear.webhookUrl = `${current.baseUrl}/v1/webhooks/linear`;
 }
 
 export async function stopSharedHarness(): Promise<void> {
@@ -256,6 +273,8 @@ export async function stopSharedHarness(): Promise<void> {
   github = null;
   await gitlab?.close();
   gitlab = null;
+  await linear?.close();
+  linear = null;
   if (releases) await rm(releases, { recursive: true, force: true });
   releases = null;
 }

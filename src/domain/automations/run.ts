@@ -4,6 +4,7 @@
  * disable the automation.
  */
 import { createHash } from 'node:crypto';
+import { parsePullRequestDebounceKey } from './events';
 
 /** Five failed executions in a row disable the automation. */
 export const CIRCUIT_BREAKER_FAILURES = 5;
@@ -43,4 +44,22 @@ export function pullRequestOf(payload: unknown): { repository: string; headSha: 
   const headSha = p.pull_request?.head?.sha;
   if (typeof repository !== 'string' || typeof headSha !== 'string' || !headSha) return null;
   return { repository, headSha, installationId: typeof p.installation_id === 'number' ? p.installation_id : null };
+}
+
+/**
+ * The pull request a run may report checks on. A payload alone is not enough: a custom
+ * webhook's or a manual trigger's caller writes whatever they like into it. Only a run that
+ * came from a pull request's event (its key `pr:{repositoryId}:{number}`, which only the signed
+ * code-hosting receivers write, or `pr-manual:…`, which only the manual trigger's `pr` writes,
+ * each with a payload Hangar built from the delivery or from GitHub itself) names one, and only
+ * the pull request that key names.
+ */
+export function trustedPullRequest(payload: unknown, originKey: string | null): ReturnType<typeof pullRequestOf> {
+  const origin = parsePullRequestDebounceKey(originKey);
+  const pr = pullRequestOf(payload);
+  if (!origin || !pr) return null;
+  const p = payload as { repository_id?: unknown; pull_request?: { number?: unknown } };
+  if (typeof p.repository_id !== 'string' || p.repository_id.toLowerCase() !== origin.repositoryId) return null;
+  if (p.pull_request?.number !== origin.number) return null;
+  return pr;
 }

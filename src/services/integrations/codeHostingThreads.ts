@@ -10,6 +10,7 @@
  * - Only people with a say reach a workspace: GitHub's author_association OWNER, MEMBER or
  *   COLLABORATOR, an allowlisted login, or whoever started the thread (GitLab's deliveries do not
  *   say, so every GitLab author counts). Bots and Hangar's own comments never do.
+ * - `/{botName} …` comments on pull/merge requests are automation commands, not thread messages.
  * - Closing an issue or pull request closes its thread (the workspace's lifecycle policy applies).
  * - A failed check run or pipeline on a pull/merge request bound to a workspace is sent to that
  *   workspace's agent, unless the organization turned `ci_failure_response` off; it never starts one.
@@ -17,7 +18,7 @@
 import { createHash } from 'node:crypto';
 import type { Repositories } from '../../db';
 import type { OrganizationSettingsRow } from '../../db/organizationSettingsRepository';
-import { CodeHostingPayloadError, normaliseRepositoryUrl, type CodeHostingProvider } from '../../integrations/codeHosting/events';
+import { botCommand, CodeHostingPayloadError, normaliseRepositoryUrl, type CodeHostingProvider } from '../../integrations/codeHosting/events';
 import {
   ciFailureText,
   environmentTag,
@@ -84,6 +85,8 @@ export function createCodeHostingThreads(deps: {
 
   async function routePost(post: ThreadPost, target: Target, deliveryId: string): Promise<boolean> {
     if (post.fromBot) return false;
+    // `/{bot} …` on a pull/merge request is an automation command (pull_request.command), not a thread message.
+    if (post.trigger === 'comment' && post.item.isPullRequest && botCommand(post.text, botName) !== null) return false;
     const binding = await find(target, post.provider, post.item.threadKey);
     const bound = isOpen(binding);
     const login = loginKey(post.author.login);

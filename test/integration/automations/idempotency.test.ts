@@ -75,8 +75,11 @@ describe('automation runs survive retried activities', function () {
       logger,
     });
     const headSha = randomUUID().replace(/-/g, '').padEnd(40, 'a');
-    const payload = { provider: 'github', repository: { full_name: 'acme/once' }, pull_request: { head: { sha: headSha } }, installation_id: 9 };
+    const repo = await harness().admin.addRepository({ organizationId: org.organization_id, url: `https://github.com/acme/once-${randomUUID()}` });
+    const payload = { provider: 'github', repository: { full_name: 'acme/once' }, pull_request: { number: 3, head: { sha: headSha } }, repository_id: repo.id, installation_id: 9 };
     const executionId = await pendingExecution(automation.id, org.organization_id, payload);
+    // The run came from that pull request's event: only such a run reports checks.
+    await db()('automation_events').insert({ automation_id: automation.id, debounce_key: `pr:${repo.id}:3`, execution_id: executionId, payload: JSON.stringify(payload) });
     expect(await retried(checks.openRunChecks, executionId)).to.equal(1);
     await db()('automation_checks').where({ execution_id: executionId }).delete();
     expect(await retried(checks.openRunChecks, executionId)).to.equal(1);

@@ -25,7 +25,6 @@ describe('automation rules', () => {
     ['a trigger needs a type', { triggers: [{ config: {} }] }, /^body\.triggers\.0\.type: is required$/],
     ['unknown trigger type', { triggers: [{ type: 'jira', config: {} }] }, /^body\.triggers\.0\.type: must be one of cron, github, gitlab, slack, sentry, custom$/],
     ['slack triggers wait for the connections work', { triggers: [{ type: 'slack', config: { event: 'message' } }] }, /^body\.triggers\.0\.type: slack triggers wait for the connections work/],
-    ['sentry triggers wait for the connections work', { triggers: [{ type: 'sentry', config: { event: 'issue.created' } }] }, /^body\.triggers\.0\.type: sentry triggers wait for the connections work/],
     // Duplicates
     ['at most one cron trigger', { triggers: [cron('0 3 * * *'), cron('0 4 * * *')] }, /^body\.triggers: at most one cron trigger per automation$/],
     ['at most one trigger per event name', { triggers: [PR_OPENED, PR_OPENED] }, /^body\.triggers: at most one trigger per event; pull_request\.opened appears more than once$/],
@@ -39,15 +38,15 @@ describe('automation rules', () => {
     ['cron timezone must be an IANA name', { triggers: [cron('0 3 * * *', 'Mars/Olympus_Mons')] }, /^body\.triggers\.0\.config\.timezone: "Mars\/Olympus_Mons" is not an IANA time zone name$/],
     ['cron config has no other fields', { triggers: [{ type: 'cron', config: { schedule: '0 3 * * *', every: 5 } }] }, /^body\.triggers\.0\.config\.every: unknown field$/],
     // Code-hosting config
-    ['github event is required', { triggers: [{ type: 'github', config: {} }] }, /^body\.triggers\.0\.config\.event: a github trigger's event must be one of pull_request\.opened, pull_request\.synchronize, pull_request\.closed, pull_request\.merged$/],
+    ['github event is required', { triggers: [{ type: 'github', config: {} }] }, /^body\.triggers\.0\.config\.event: a github trigger's event must be one of pull_request\.opened, pull_request\.synchronize, pull_request\.closed, pull_request\.merged, pull_request\.command$/],
     ['github events are pull_request.*', { triggers: [{ type: 'github', config: { event: 'merge_request.opened' } }] }, /^body\.triggers\.0\.config\.event: a github trigger's event must be one of/],
-    ['gitlab events are merge_request.*', { triggers: [{ type: 'gitlab', config: { event: 'pull_request.opened' } }] }, /^body\.triggers\.0\.config\.event: a gitlab trigger's event must be one of merge_request\.opened, merge_request\.updated, merge_request\.closed, merge_request\.merged$/],
-    ['pull_request.command waits for the connections work', { triggers: [{ type: 'github', config: { event: 'pull_request.command' } }] }, /config\.event: a github trigger's event must be one of/],
+    ['gitlab events are merge_request.*', { triggers: [{ type: 'gitlab', config: { event: 'pull_request.opened' } }] }, /^body\.triggers\.0\.config\.event: a gitlab trigger's event must be one of merge_request\.opened, merge_request\.updated, merge_request\.closed, merge_request\.merged, merge_request\.command$/],
+    ['pull_request.command is a github event', { triggers: [{ type: 'gitlab', config: { event: 'pull_request.command' } }] }, /config\.event: a gitlab trigger's event must be one of/],
     ['repository_ids are UUIDs', { triggers: [{ type: 'github', config: { event: 'pull_request.opened', repository_ids: ['web'] } }] }, /^body\.triggers\.0\.config\.repository_ids\.0: must be a repository UUID$/],
     ['repository_ids is an array', { triggers: [{ type: 'github', config: { event: 'pull_request.opened', repository_ids: 'x' } }] }, /^body\.triggers\.0\.config\.repository_ids: must be an array$/],
     ['excluded_actors are strings', { triggers: [{ type: 'github', config: { event: 'pull_request.opened', excluded_actors: [7] } }] }, /^body\.triggers\.0\.config\.excluded_actors\.0: must be a string$/],
     ['excluded_actors are not empty', { triggers: [{ type: 'github', config: { event: 'pull_request.opened', excluded_actors: [' '] } }] }, /^body\.triggers\.0\.config\.excluded_actors\.0: must be 1 to 100 characters$/],
-    ['group_pr_events waits for the connections work', { triggers: [{ type: 'github', config: { event: 'pull_request.opened', group_pr_events: true } }] }, /^body\.triggers\.0\.config\.group_pr_events: unknown field$/],
+    ['group_pr_events is a boolean', { triggers: [{ type: 'github', config: { event: 'pull_request.opened', group_pr_events: 'yes' } }] }, /^body\.triggers\.0\.config\.group_pr_events: must be a boolean$/],
     ['custom config is {}', { triggers: [{ type: 'custom', config: { secret: 'x' } }] }, /^body\.triggers\.0\.config\.secret: unknown field/],
     // debounce_seconds
     ['debounce_seconds at least 0', { debounce_seconds: -1 }, /^body\.debounce_seconds: must be >= 0$/],
@@ -55,6 +54,7 @@ describe('automation rules', () => {
     ['debounce_seconds is an integer', { debounce_seconds: 1.5 }, /^body\.debounce_seconds: must be integer/],
     // vcs_check_names
     ['vcs_check_names needs a pull_request.opened or .synchronize trigger', { vcs_check_names: ['review'] }, /^body\.vcs_check_names: a non-empty list needs a pull_request\.opened or pull_request\.synchronize trigger/],
+    ['vcs_check_names: a command trigger is not enough (no head commit)', { triggers: [{ type: 'github', config: { event: 'pull_request.command' } }], vcs_check_names: ['review'] }, /^body\.vcs_check_names: a non-empty list needs/],
     ['vcs_check_names: pull_request.closed is not enough', { triggers: [{ type: 'github', config: { event: 'pull_request.closed' } }], vcs_check_names: ['review'] }, /^body\.vcs_check_names: a non-empty list needs/],
     ['vcs_check_names: merge_request.opened is not enough', { triggers: [MR_OPENED], vcs_check_names: ['review'] }, /^body\.vcs_check_names: a non-empty list needs/],
     ['vcs_check_names: at most 10 names', { triggers: [PR_OPENED], vcs_check_names: Array.from({ length: 11 }, (_, i) => `check-${i}`) }, /^body\.vcs_check_names: must NOT have more than 10 items$/],
@@ -107,6 +107,7 @@ describe('automation rules', () => {
     ['vcs_check_names with pull_request.synchronize', { triggers: [PR_SYNC], vcs_check_names: ['a', 'x'.repeat(100)] }],
     ['vcs_check_names: ten names', { triggers: [PR_OPENED], vcs_check_names: Array.from({ length: 10 }, (_, i) => `c${i}`) }],
     ['vcs_check_names: empty without a PR trigger', { vcs_check_names: [] }],
+    ['pull_request.command and merge_request.command, grouped', { triggers: [{ type: 'github', config: { event: 'pull_request.command', group_pr_events: true } }, { type: 'gitlab', config: { event: 'merge_request.command', group_pr_events: true } }] }],
     ['workspace_auto_stop_minutes 3', { workspace_auto_stop_minutes: 3 }],
     ['workspace_auto_stop_minutes 1440', { workspace_auto_stop_minutes: 1440 }],
     ['workspace_lifecycle_policy delete_after_inactivity', { workspace_lifecycle_policy: 'delete_after_inactivity' }],

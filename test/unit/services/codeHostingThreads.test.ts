@@ -77,6 +77,12 @@ describe('code-hosting thread routing', () => {
     expect(w.messages[0]!.text).to.equal('Comment by @bob on GitHub issue acme/app#3:\n\nalso, the logout');
     // The thread keeps whoever started it.
     expect(w.messages[0]!.reference.author).to.equal('starter');
+    // A /hangar command on a bound pull request is the automations' (pull_request.command), not the thread's.
+    w.bind('org-a', 'acme/app#4');
+    await w.github('issue_comment', githubIssueComment({ fullName: REPO, number: 4, isPullRequest: true, comment: '/hangar fix the tests' }));
+    expect(w.messages).to.have.length(1);
+    await w.github('issue_comment', githubIssueComment({ fullName: REPO, number: 4, isPullRequest: true, comment: 'fix the tests' }));
+    expect(w.messages).to.have.length(2);
   });
 
   it('does not forward to a closed thread unless the bot is mentioned again', async () => {
