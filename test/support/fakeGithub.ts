@@ -10,6 +10,7 @@ import { generateKeyPairSync, randomBytes, verify, type KeyObject } from 'node:c
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createFakeContents, type FakeContents } from './fakeGithubContents';
+import { createFakeIssues, type FakeIssues } from './fakeGithubIssues';
 import { createFakePulls, type FakePulls } from './fakeGithubPulls';
 
 /** A check run as the fake keeps it. */
@@ -46,6 +47,8 @@ export interface FakeGithub {
   checkRuns: Map<number, FakeCheckRun>;
   /** Repository files served by the contents API; put a tree under `owner/repo/path`. */
   contents: FakeContents;
+  /** Issue comments and reactions made through the API (`./fakeGithubIssues.ts`). */
+  issues: FakeIssues;
   /** Pull requests served by the pulls API (putting one installs the App on its repository). */
   pulls: FakePulls;
   /**
@@ -94,6 +97,7 @@ export async function startFakeGithub(options: { staticToken?: string } = {}): P
   let nextRunId = 4_000_000_001;
   let baseUrl = '';
   const fakeContents = createFakeContents(() => baseUrl);
+  const fakeIssues = createFakeIssues(() => baseUrl);
   const fakePulls = createFakePulls(() => baseUrl);
 
   const htmlUrl = (run: FakeCheckRun) => `https://github.com/${run.repository}/runs/${run.id}`;
@@ -255,6 +259,8 @@ export async function startFakeGithub(options: { staticToken?: string } = {}): P
     // Contents are public: no credentials is fine, a token must be one the fake knows.
     const contents = fakeContents.route(method, path, headers.authorization === undefined ? null : checksAuthorized(headers.authorization));
     if (contents) return reply(contents.status, contents.body);
+    const issues = fakeIssues.route(method, path, body, checksAuthorized(headers.authorization));
+    if (issues) return reply(issues.status, issues.body);
 
     const pulls = fakePulls.route(method, path, () => {
       const bearer = /^(?:Bearer|token) (.+)$/.exec(headers.authorization ?? '')?.[1] ?? '';
@@ -338,6 +344,7 @@ export async function startFakeGithub(options: { staticToken?: string } = {}): P
     calls,
     checkRuns,
     contents: fakeContents.contents,
+    issues: fakeIssues.state,
     pulls: fakePulls.pulls,
     failNext(count, status, match = {}) {
       failRules.push({ remaining: count, status, method: match.method, pathPrefix: match.pathPrefix });
