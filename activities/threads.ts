@@ -189,7 +189,8 @@ export function createThreadActivities(deps: ThreadActivityDeps) {
 
     /**
      * After a turn: the agent's answer goes to every open thread talking to that chat. A thread
-     * whose provider cannot be reached fails the activity (Temporal retries it).
+     * whose provider cannot be reached fails the activity after the others were answered
+     * (Temporal retries it, and the retry answers only the threads still waiting).
      */
     async relayTurn(input: { replicaId: string; chatId: string; messageId: string }): Promise<number> {
       const bound = (await threads.ofReplica(input.replicaId)).filter((t) => !t.chatId || t.chatId === input.chatId);
@@ -198,8 +199,21 @@ export function createThreadActivities(deps: ThreadActivityDeps) {
       if (!turn || turn.status === 'queued' || turn.status === 'running') return 0;
       const text = turn.reply_text ?? '';
       const reply = { replicaId: input.replicaId, text, ok: turn.status === 'completed', error: turn.error, pullRequestUrls: pullRequestUrls(text) };
-      for (const binding of bound) await adapterFor(binding.provider).reply(binding, reply);
-      return bound.length;
+      // Each thread is answered once per turn: a retry (after one provider failed) skips those done.
+      let failure: unknown = null;
+      let answered = 0;
+      for (const binding of bound) {
+        if (binding.lastReplyMessageId === input.messageId) continue;
+        try {
+          await adapterFor(binding.provider).reply(binding, reply);
+          await threads.markReplied(binding.id, input.messageId);
+          answered++;
+        } catch (err) {
+          failure ??= err;
+        }
+      }
+      if (failure) throw failure;
+      return answered;
     },
   };
 }

@@ -19,11 +19,14 @@ interface Row {
   reference: Record<string, unknown>;
   cursor: string | null;
   closed_at: Date | null;
+  last_reply_message_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
 export interface ThreadRecord extends ThreadBinding {
+  /** The message whose turn the thread was last answered for. */
+  lastReplyMessageId: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -42,6 +45,7 @@ const toBinding = (r: Row): ThreadRecord => ({
   reference: r.reference ?? {},
   cursor: r.cursor,
   closedAt: r.closed_at ? r.closed_at.toISOString() : null,
+  lastReplyMessageId: r.last_reply_message_id ?? null,
   createdAt: r.created_at.toISOString(),
   updatedAt: r.updated_at.toISOString(),
 });
@@ -115,6 +119,10 @@ export function createIntegrationThreadsRepository(db: Knex) {
 
     async setCursor(id: string, cursor: string, trx: Knex = db): Promise<void> {
       await trx(TABLE).where({ id }).update({ cursor, updated_at: trx.fn.now() });
+    },
+
+    async markReplied(id: string, messageId: string, trx: Knex = db): Promise<void> {
+      await trx(TABLE).where({ id }).update({ last_reply_message_id: messageId });
     },
 
     async close(id: string, trx: Knex = db): Promise<void> {

@@ -109,7 +109,7 @@ describe('services/integrations/linear receiver', () => {
 
     threads.set(`org-1|linear|${issue.id}`, {
       id: 't', organizationId: 'org-1', provider: 'linear', connectionId: 'c1', threadKey: issue.id, replicaId: 'r1', chatId: 'ch', userId: null,
-      reference: { issueId: issue.id, identifier: issue.identifier }, cursor: null, closedAt: null, createdAt: '', updatedAt: '',
+      reference: { issueId: issue.id, identifier: issue.identifier }, cursor: null, closedAt: null, lastReplyMessageId: null, createdAt: '', updatedAt: '',
     });
     expect(await deliver(() => ws.comment(issue.id, bob, 'Also the logout page.'))).to.deep.equal({ accepted: true, routed: 'message', duplicate: false });
     expect(messages[0]).to.deep.include({ threadKey: issue.id, connectionId: 'c1', cursor: ws.commentsOn(issue.id).at(-1)!.id });
