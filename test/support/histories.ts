@@ -34,6 +34,7 @@ export const WORKFLOW_TYPES = [
   'debounceWindowWorkflow',
   'automationCleanupWorkflow',
   'canvasWorkflow',
+  'threadEventWorkflow',
 ];
 
 const PER_TYPE = 3;
