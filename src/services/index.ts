@@ -33,6 +33,7 @@ import { createMediaService } from './media';
 import { createBlobStore } from '../storage';
 import { createAnalyticsService } from './analytics';
 import { createPreviewsService } from './previews';
+import { pluginsFromConfig } from './plugins';
 
 export function createServices(deps: { repos: Repositories; bus: EventBus; secretBox: SecretBox; temporal: TemporalGateway; terminalClient: TerminalClient; config: Config; logger: Logger }) {
   const { repos, bus, secretBox, temporal, config, logger } = deps;
@@ -55,6 +56,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
     organizationSecret: (organizationId, agent) => credentials.organizationSecret(organizationId, agent),
   });
   const analytics = createAnalyticsService({ repos });
+  const plugins = pluginsFromConfig({ repos, secretBox, config, logger: logger.child({ component: 'plugins' }) });
   const automationIntake = createAutomationIntake({
     automations: repos.automations,
     inbox: createAutomationInbox({ repos, temporal, logger: logger.child({ component: 'automation-inbox' }) }),
@@ -66,6 +68,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
   });
   return {
     identity,
+    plugins,
     repositories,
     environments,
     environmentResources: createEnvironmentResourcesService({ repos, secretBox, environments }),
@@ -89,6 +92,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       },
       timings: { idleMs: config.workspaceIdleMs, archiveAfterMs: config.workspaceArchiveAfterMs, historyLimit: config.workspaceHistoryLimit },
       blobs,
+      integrations: (row) => plugins.environmentIntegrations(row),
     }),
     terminals: createTerminalService({ client: deps.terminalClient, repos }),
     userAccount: createUserAccountService({ repos, identity }),

@@ -20,6 +20,7 @@ import * as m014 from './014_media';
 import * as m015 from './015_analytics';
 import * as m016 from './016_skills_registries';
 import * as m017 from './017_connections';
+import * as m018 from './018_plugins';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -44,6 +45,7 @@ const migrations: Array<[string, Migration]> = [
   ['015_analytics', m015],
   ['016_skills_registries', m016],
   ['017_connections', m017],
+  ['018_plugins', m018],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

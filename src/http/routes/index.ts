@@ -25,6 +25,7 @@ import { warmPoolStreamRoutes } from './warmPoolStream';
 import { mediaRoutes } from './media';
 import { analyticsRoutes } from './analytics';
 import { previewRoutes } from './previews';
+import { pluginRoutes } from './plugins';
 
 export function allRoutes(deps: {
   services: Services;
@@ -61,6 +62,7 @@ export function allRoutes(deps: {
     ...mediaRoutes(services.media),
     ...analyticsRoutes(services.analytics),
     ...previewRoutes(services.previews),
+    ...pluginRoutes(services.plugins),
   ];
   const meta = metaRoutes({ probes: deps.probes, openapi: () => buildOpenApi(api, { version: deps.version }) });
   return [...meta, ...api];

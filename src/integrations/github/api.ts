@@ -58,6 +58,10 @@ export interface GithubApi {
    * resolves on 2xx, throws GithubApiError otherwise. A 401 drops a cached installation token.
    */
   request(installationId: number | null | undefined, method: string, path: string, body?: unknown, options?: GithubRequestOptions): Promise<GithubAnswer>;
+  /** Whether calls go as a GitHub App (installation tokens) rather than with a static token. */
+  readonly usesApp: boolean;
+  /** One call as the App itself (its JWT), e.g. `GET /repos/{owner}/{repo}/installation`; App credentials only. */
+  appRequest(method: string, path: string, options?: GithubRequestOptions): Promise<GithubAnswer>;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -208,7 +212,12 @@ export function createGithubApi(config: GithubApiConfig): GithubApi {
     }
   }
 
-  return { configured, request };
+  async function appRequest(method: string, path: string, options?: GithubRequestOptions): Promise<GithubAnswer> {
+    if (!useApp) throw new GithubApiError('GitHub App credentials are not configured (need an App id and private key)', 0, false);
+    return call(method, path, appJwt(), undefined, options);
+  }
+
+  return { configured, usesApp: useApp, request, appRequest };
 }
 
 /** Rate limits and server-side failures pass; other client errors will fail the same way again. */
