@@ -9,6 +9,7 @@ import { generateKeyPairSync, randomBytes, verify, type KeyObject } from 'node:c
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createFakeContents, type FakeContents } from './fakeGithubContents';
+import { createFakeIssues, type FakeIssues } from './fakeGithubIssues';
 
 /** A check run as the fake keeps it. */
 export interface FakeCheckRun {
@@ -44,6 +45,8 @@ export interface FakeGithub {
   checkRuns: Map<number, FakeCheckRun>;
   /** Repository files served by the contents API; put a tree under `owner/repo/path`. */
   contents: FakeContents;
+  /** App installations per repository and the issue comments posted (`./fakeGithubIssues.ts`). */
+  issues: FakeIssues;
   /**
    * Make the next N requests matching (method, path prefix) answer with `status`. A 403 or 429
    * is a rate limit (`x-ratelimit-remaining: 0`); anything else a plain error body.
@@ -90,6 +93,7 @@ export async function startFakeGithub(options: { staticToken?: string } = {}): P
   let nextRunId = 4_000_000_001;
   let baseUrl = '';
   const fakeContents = createFakeContents(() => baseUrl);
+  const fakeIssues = createFakeIssues(() => baseUrl, appId);
 
   const htmlUrl = (run: FakeCheckRun) => `https://github.com/${run.repository}/runs/${run.id}`;
   const wire = (run: FakeCheckRun) => {
@@ -251,6 +255,12 @@ export async function startFakeGithub(options: { staticToken?: string } = {}): P
     const contents = fakeContents.route(method, path, headers.authorization === undefined ? null : checksAuthorized(headers.authorization));
     if (contents) return reply(contents.status, contents.body);
 
+    const issues = fakeIssues.route(method, path, body, () => {
+      const bearer = /^(?:Bearer|token) (.+)$/.exec(headers.authorization ?? '')?.[1] ?? '';
+      return { appJwt: bearer !== '' && jwtProblem(bearer, publicKey) === null, tokenInstallation: issued.get(bearer) ?? null };
+    });
+    if (issues) return reply(issues.status, issues.body);
+
     const checks = /^\/repos\/([^/]+)\/([^/]+)\/(check-runs(?:\/(\d+))?|commits\/([^/]+)\/check-runs)$/.exec(path);
     if (!checks) return notFound();
     if (!checksAuthorized(headers.authorization)) return reply(401, { message: 'Bad credentials', documentation_url: DOCS });
@@ -327,6 +337,7 @@ export async function startFakeGithub(options: { staticToken?: string } = {}): P
     calls,
     checkRuns,
     contents: fakeContents.contents,
+    issues: fakeIssues.state,
     failNext(count, status, match = {}) {
       failRules.push({ remaining: count, status, method: match.method, pathPrefix: match.pathPrefix });
     },
