@@ -115,7 +115,7 @@ async function endpoint(plugins: PluginsService, { params, ctx }: RouteInput<End
     return;
   }
   ctx.respond = false;
-  ctx.req.socket.setNoDelay(true);
+  ctx.res.socket?.setNoDelay(true);
   ctx.res.writeHead(answer.status, answer.headers);
   ctx.res.flushHeaders();
   // Event streams pass event by event; a client leaving cancels the upstream request.
