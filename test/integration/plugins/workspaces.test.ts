@@ -49,7 +49,9 @@ describe('plugins: in workspaces', function () {
     });
     const aliceDocs = await as(aliceKey).post('/v1/user/plugins', { slug: 'docs', kind: 'http', config: { url: mcp.url }, secret: { type: 'api_key', value: ALICE_TOKEN } });
     const github = await admin.post('/v1/plugins', { slug: 'github', kind: 'native' });
-    for (const answer of [orgDocs, aliceDocs, github]) expect(answer.status, JSON.stringify(answer.body)).to.equal(201);
+    // Bob's own plugin, whose server is down (nothing listens on port 9 of this host).
+    const bobDown = await as(bobKey).post('/v1/user/plugins', { slug: 'down', kind: 'http', config: { url: 'http://127.0.0.1:9/mcp' } });
+    for (const answer of [orgDocs, aliceDocs, github, bobDown]) expect(answer.status, JSON.stringify(answer.body)).to.equal(201);
     installs = { orgDocs: orgDocs.body.plugin.id, aliceDocs: aliceDocs.body.plugin.id, github: github.body.plugin.id };
 
     [wa, wb] = await Promise.all([activeWorkspace(aliceKey, 'alice-ws'), activeWorkspace(bobKey, 'bob-ws')]);
@@ -62,6 +64,7 @@ describe('plugins: in workspaces', function () {
   it("writes the member's own install in their agent's config and the organization's in another member's", async () => {
     const endpoint = (ws: string, install: string) => new RegExp(`/v1/workspaces/${ws}/plugins/${install}/mcp$`);
     expect(Object.keys(wa.mcp).sort()).to.deep.equal(['hangar-docs', 'hangar-github']);
+    expect(Object.keys(wb.mcp).sort()).to.deep.equal(['hangar-docs', 'hangar-down', 'hangar-github']);
     expect(wa.mcp['hangar-docs']!.url).to.match(endpoint(wa.id, installs.aliceDocs));
     expect(wb.mcp['hangar-docs']!.url).to.match(endpoint(wb.id, installs.orgDocs));
     expect(wa.mcp['hangar-github']!.url).to.match(endpoint(wa.id, installs.github));
@@ -133,6 +136,11 @@ describe('plugins: in workspaces', function () {
     expect((await post(url(wb.id, installs.aliceDocs), b)).status).to.equal(404);
     expect((await post(url(wa.id, installs.orgDocs), a)).status).to.equal(404);
     expect(mcp.calls.length).to.equal(calls);
+
+    // A plugin whose server cannot be reached: 502 with the Error body, naming only the host.
+    const down = await post(fromHere(wb.mcp['hangar-down']!.url), b);
+    expect(down.status).to.equal(502);
+    expect(errorOf({ ...down, headers: new Headers() }).details).to.match(/^127\.0\.0\.1:9 \(ECONNREFUSED\)$/);
   });
 
   it('serves the native github plugin: its tools comment on the organization\'s repositories', async () => {
@@ -165,7 +173,11 @@ describe('plugins: in workspaces', function () {
     for (const env of [a, b]) expectShape('ReplicaEnvironment', env);
     const brief = (env: { plugins: Array<Record<string, unknown>> }) => env.plugins.map((p) => ({ slug: p.slug, scope: p.scope, kind: p.kind }));
     expect(brief(a)).to.deep.equal([{ slug: 'docs', scope: 'user', kind: 'http' }, { slug: 'github', scope: 'org', kind: 'native' }]);
-    expect(brief(b)).to.deep.equal([{ slug: 'docs', scope: 'org', kind: 'http' }, { slug: 'github', scope: 'org', kind: 'native' }]);
+    expect(brief(b)).to.deep.equal([
+      { slug: 'docs', scope: 'org', kind: 'http' },
+      { slug: 'down', scope: 'user', kind: 'http' },
+      { slug: 'github', scope: 'org', kind: 'native' },
+    ]);
     // The organization's docs plugin provides google; Alice's own, which replaces it for her, does not.
     expect(a.integrations).to.deep.equal({ github: true, gitlab: false, linear: false, slack: false, google: false });
     expect(b.integrations).to.deep.equal({ github: true, gitlab: false, linear: false, slack: false, google: true });
