@@ -132,7 +132,7 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
       });
       const key = workspaceKey(row);
 
-      let result: { ok: boolean; sessionId?: string; error?: string } | undefined;
+      let result: { ok: boolean; sessionId?: string; text?: string; error?: string } | undefined;
       // Saved as soon as any line names it, so an interrupted turn can still be resumed.
       let sessionId: string | undefined;
       let pending = Promise.resolve();
@@ -221,6 +221,8 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
           const failure = stopReason ?? { code: 'agent_failed', error: end.error ?? 'the agent failed' };
           await events.emit(replicaId, 'error', { code: failure.code, message: failure.error, agent, chatId, messageId: claimed.id });
         }
+        // The answer a thread gets back (threads read it after the turn).
+        if (result?.text) await replicaMessages.setReply(claimed.id, result.text.slice(0, 100_000));
         await endTurn(replicaId, chatId, claimed.id, end);
       }
       return { ran: true, messageId: claimed.id, ok: end.status === 'completed', error: end.error?.slice(0, 2000) ?? null };

@@ -1,5 +1,6 @@
 /**
- * Checks on the pull request that fired a run: one per name in the automation's
+ * Checks on the pull request that fired a run (only a run that came from a pull request's
+ * event, never one whose caller-written payload merely names a pull request): one per name in the automation's
  * `vcs_check_names`, opened in progress when the run starts and completed with its verdict.
  * Each check is a row (execution, name) holding the platform's check id, and the platform
  * call itself is idempotent by `external_id` (`{executionId}:{name}`), so a worker that dies
@@ -7,7 +8,7 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Repositories } from '../src/db';
-import { pullRequestOf } from '../src/domain/automations/run';
+import { trustedPullRequest } from '../src/domain/automations/run';
 import type { Logger } from '../src/logger';
 import { GithubApiError } from '../src/integrations/github/api';
 import type { CheckConclusion, GithubChecksClient } from '../src/integrations/github/checks';
@@ -38,8 +39,9 @@ export function createAutomationCheckActivities(deps: AutomationCheckDeps) {
       if (!exec) return 0;
       const automation = await automations.findById(exec.automation_id);
       const names: string[] = automation?.vcs_check_names ?? [];
-      const pr = pullRequestOf(exec.trigger_payload);
-      if (!names.length || !pr) return 0;
+      if (!names.length) return 0;
+      const pr = trustedPullRequest(exec.trigger_payload, await executions.debounceKeyOf(executionId));
+      if (!pr) return 0;
       if (!deps.github.configured) {
         deps.logger.warn('checks skipped: no code-hosting credentials are configured', { executionId });
         return 0;
@@ -78,7 +80,7 @@ export function createAutomationCheckActivities(deps: AutomationCheckDeps) {
       const open = await executions.openChecks(executionId);
       if (!open.length) return 0;
       const exec = await executions.find(executionId);
-      const installationId = pullRequestOf(exec?.trigger_payload)?.installationId ?? null;
+      const installationId = exec ? (trustedPullRequest(exec.trigger_payload, await executions.debounceKeyOf(executionId))?.installationId ?? null) : null;
       const conclusion: CheckConclusion = ok ? 'success' : 'failure';
       const link = deps.publicBaseUrl && exec?.workspace_id ? `\n\nWorkspace: ${deps.publicBaseUrl.replace(/\/$/, '')}/v1/replica/${exec.workspace_id}` : '';
       const summary = (ok ? detail || 'The agent finished its turn.' : `The run failed: ${detail ?? 'unknown error'}`).slice(0, SUMMARY_LIMIT) + link;

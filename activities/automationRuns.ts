@@ -5,37 +5,31 @@
  * derived from the execution id, so even a worker killed between writing the workspace and
  * recording it gets the same workspace back). The run never calls the API.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
-import { AGENTS, type AgentId, type ThinkingLevel } from '../src/agents/catalog';
-import type { SecretBox } from '../src/crypto/secretBox';
+import type { AgentId, ThinkingLevel } from '../src/agents/catalog';
 import type { Repositories } from '../src/db';
 import type { Actor } from '../src/domain/actor';
-import { isModelAllowed, resolveAgentAndModel } from '../src/domain/agentPolicy';
-import { checkEnvironmentAccess } from '../src/domain/environments';
-import { DomainError, invalid } from '../src/domain/errors';
-import { checkModes, hashEngineSecret, messageAndModes, newReplicaEvents, newReplicaRecord } from '../src/domain/replicas';
-import type { ReplicaEventEmitter } from '../src/events/replicaEvents';
+import { groupsKey } from '../src/domain/automations/events';
 import type { Logger } from '../src/logger';
 import type { ExecutionRow, ExecutionStatus } from '../src/db/automationExecutionsRepository';
 import type { AutomationRow } from '../src/db/automationsRepository';
 import { normaliseConfig } from '../src/domain/automations/rules';
-import { runPrompt, runWorkspaceId } from '../src/domain/automations/run';
-import type { LifecyclePolicy, RunWorkspace } from '../workflows/shared';
+import { groupedMessageId, runPrompt, runWorkspaceId } from '../src/domain/automations/run';
+import type { RunWorkspace } from '../workflows/shared';
+import type { WorkspaceRecords } from './workspaceRecords';
 
 export interface AutomationRunActivityDeps {
-  repos: Pick<Repositories, 'replicas' | 'environments' | 'codeRepositories' | 'organizationSettings' | 'modelCatalog' | 'automationExecutions' | 'automations'>;
-  secretBox: SecretBox;
-  events: ReplicaEventEmitter;
-  /** The workspace timings a run's workspace gets (its automation may set the inactivity one). */
-  timings: { idleMs: number; archiveAfterMs: number; historyLimit: number };
+  repos: Pick<Repositories, 'replicas' | 'automationExecutions' | 'automations'>;
+  /** Writes the run's workspace (its timings are the workspace defaults; the automation may set the inactivity one). */
+  records: WorkspaceRecords;
   logger: Logger;
 }
 
 export function createAutomationRunActivities(deps: AutomationRunActivityDeps) {
-  const { replicas, environments, codeRepositories: repositories, organizationSettings: settings, modelCatalog: models, automationExecutions: executions, automations } = deps.repos;
+  const { replicas, automationExecutions: executions, automations } = deps.repos;
+  const { records } = deps;
 
-  /** The API's rules for a new workspace, applied to the automation's settings as they are now. */
+  /** The run's workspace, written as the automation's owner with its settings as they are now. */
   async function writeRunWorkspace(exec: ExecutionRow, automation: AutomationRow, replicaId: string) {
     const actor: Actor = {
       organizationId: automation.organization_id,
@@ -45,51 +39,35 @@ export function createAutomationRunActivities(deps: AutomationRunActivityDeps) {
       isAdmin: false,
     };
     const config = normaliseConfig(automation.config, null);
-    try {
-      const { message, flags } = messageAndModes({
-        message: runPrompt(automation.prompt, exec.trigger_payload),
-        plan_mode: automation.plan_mode,
-        goal_mode: automation.goal_mode ?? undefined,
-        fast_mode: automation.fast_mode ?? undefined,
-      });
-      const requested = { agent: (automation.agent_provider ?? null) as AgentId | null, model: automation.model ?? null };
-      const { agent, model } = resolveAgentAndModel(await settings.find(actor.organizationId), requested);
-      const thinkingLevel = (automation.thinking_level ?? undefined) as ThinkingLevel | undefined;
-      checkModes(agent, { ...flags, thinking_level: thinkingLevel });
-      const source = AGENTS[agent].modelSource;
-      if (requested.model && !isModelAllowed(agent, requested.model, source ? await models.isEnabled(actor.organizationId, source, requested.model) : null)) {
-        throw invalid('Invalid body', `body.model: ${requested.model} is not enabled for ${agent} in this organization`);
-      }
-      const env = checkEnvironmentAccess(actor, await environments.find(actor.organizationId, automation.environment_id));
-      const engineSecret = randomBytes(32).toString('base64url');
-      const fresh = {
-        ids: { replicaId, chatId: randomUUID(), messageId: randomUUID() },
-        actor,
-        source: 'automation',
-        environmentId: env.id,
-        name: automation.name,
-        message,
-        flags,
-        agent,
-        model,
-        thinkingLevel,
-        size: automation.workspace_size as 'small' | 'large',
-        lifecyclePolicy: automation.workspace_lifecycle_policy,
-        // The workspace snapshots the automation's config (pr_followups default false).
-        config: { capabilities: config.capabilities, preferences: config.preferences },
-        engineSecret: { sealed: deps.secretBox.seal(engineSecret), hash: hashEngineSecret(engineSecret) },
-        repositories: await repositories.boundTo(actor.organizationId, env),
-      };
-      const row = await replicas.insertWithFirstMessage(newReplicaRecord(fresh));
-      for (const [type, payload] of newReplicaEvents(fresh)) await deps.events.emit(row.id, type, payload);
-      return row;
-    } catch (err) {
-      // Invalid settings (a model no longer enabled, an environment gone) will not heal on retry.
-      if (err instanceof DomainError && err.kind !== 'unavailable' && err.kind !== 'internal') {
-        throw ApplicationFailure.nonRetryable(err.details ? `${err.message}: ${err.details}` : err.message, 'InvalidInput');
-      }
-      throw err;
-    }
+    return records.create({
+      replicaId,
+      actor,
+      source: 'automation',
+      environmentId: automation.environment_id,
+      name: automation.name,
+      prompt: runPrompt(automation.prompt, exec.trigger_payload),
+      agent: (automation.agent_provider ?? null) as AgentId | null,
+      model: automation.model ?? null,
+      thinkingLevel: (automation.thinking_level ?? null) as ThinkingLevel | null,
+      modes: { plan_mode: automation.plan_mode, goal_mode: automation.goal_mode ?? undefined, fast_mode: automation.fast_mode ?? undefined },
+      size: automation.workspace_size as 'small' | 'large',
+      lifecyclePolicy: automation.workspace_lifecycle_policy,
+      // The workspace snapshots the automation's config (pr_followups default false).
+      config: { capabilities: config.capabilities, preferences: config.preferences },
+    });
+  }
+
+  const idleMsOf = (automation: AutomationRow) => (automation.workspace_auto_stop_minutes ? automation.workspace_auto_stop_minutes * 60_000 : null);
+
+  /**
+   * Where a grouped event goes (`group_pr_events`, `group_thread_replies`): the live workspace of
+   * an earlier run of this automation for the same key. A retried call finds the one it chose.
+   */
+  async function groupTarget(exec: ExecutionRow, automation: AutomationRow, ownWorkspaceId: string): Promise<string | null> {
+    if (exec.workspace_id) return exec.workspace_id === ownWorkspaceId ? null : exec.workspace_id;
+    const key = await executions.debounceKeyOf(exec.id);
+    if (!key || !groupsKey(automation.triggers, key, (exec.trigger_payload as { event?: unknown } | null)?.event)) return null;
+    return executions.groupTarget(automation.id, exec.id, key);
   }
 
   async function execution(executionId: string): Promise<ExecutionRow> {
@@ -122,22 +100,37 @@ export function createAutomationRunActivities(deps: AutomationRunActivityDeps) {
       const automation = await automations.findById(exec.automation_id);
       if (!automation) throw ApplicationFailure.nonRetryable('the automation was deleted', 'AutomationGone');
       const replicaId = runWorkspaceId(executionId);
+      const grouped = await groupTarget(exec, automation, replicaId);
+      if (grouped) {
+        const row = await replicas.find(grouped);
+        const first = row ? await replicas.firstMessage(row.id) : null;
+        if (!row || !first) throw ApplicationFailure.nonRetryable('the grouped workspace is gone', 'InvalidInput');
+        await executions.setWorkspace(executionId, row.id);
+        return { workspace: records.workflowInput(row, idleMsOf(automation)), chatId: first.chatId, messageId: groupedMessageId(executionId), grouped: true };
+      }
       const row = (await replicas.find(replicaId)) ?? (await writeRunWorkspace(exec, automation, replicaId));
       const first = await replicas.firstMessage(row.id);
       if (!first) throw ApplicationFailure.nonRetryable('the run workspace has no message', 'InvalidInput');
       await executions.setWorkspace(executionId, row.id);
-      return {
-        workspace: {
-          replicaId: row.id,
-          organizationId: row.organization_id,
-          lifecyclePolicy: row.lifecycle_policy as LifecyclePolicy,
-          idleMs: automation.workspace_auto_stop_minutes ? automation.workspace_auto_stop_minutes * 60_000 : deps.timings.idleMs,
-          archiveAfterMs: deps.timings.archiveAfterMs,
-          historyLimit: deps.timings.historyLimit,
-          hasWebhook: !!row.webhook_url,
-        },
-        ...first,
-      };
+      return { workspace: records.workflowInput(row, idleMsOf(automation)), ...first };
+    },
+
+    /**
+     * A grouped run's prompt, queued in the earlier run's workspace (its first chat) once the run
+     * has asked that workspace to report the turn. Idempotent: the message id derives from the execution.
+     */
+    async queueGroupedPrompt(executionId: string): Promise<void> {
+      const exec = await execution(executionId);
+      const automation = await automations.findById(exec.automation_id);
+      const row = exec.workspace_id ? await replicas.find(exec.workspace_id) : null;
+      if (!automation || !row) throw ApplicationFailure.nonRetryable('the grouped workspace or its automation is gone', 'InvalidInput');
+      const first = await replicas.firstMessage(row.id);
+      await records.followUp(row, {
+        chatId: first?.chatId ?? null,
+        messageId: groupedMessageId(executionId),
+        text: runPrompt(automation.prompt, exec.trigger_payload),
+        senderUserId: automation.user_id,
+      });
     },
 
     /** Finishes a not-yet-finished execution, applying the circuit breaker. Idempotent. */

@@ -22,7 +22,10 @@ import { createAutomationRunActivities } from './automationRuns';
 import { createAutomationScheduleActivities } from './automationSchedule';
 import { createHookActivities } from './hooks';
 import { createWarmPoolActivities } from './warmPool';
+import { createThreadActivities } from './threads';
 import { createWorkspaceActivities, type CredentialResolver } from './workspace';
+import { createWorkspaceRecords } from './workspaceRecords';
+import type { ThreadAdapter } from '../src/integrations/threads/types';
 
 export interface ActivityDeps {
   repos: Repositories;
@@ -56,20 +59,24 @@ export interface ActivityDeps {
   blobs: BlobStore;
   /** Workspaces' canvas directories, through the Docker archive API. */
   canvas: CanvasReader;
+  /** How each provider answers in its threads (Slack, Linear, GitHub, GitLab). */
+  threadAdapters: ThreadAdapter[];
 }
 
 export function createActivities(deps: ActivityDeps) {
   const as = (component: string) => ({ ...deps, logger: deps.logger.child({ component }) });
+  const records = createWorkspaceRecords(deps);
   return {
     ...createHookActivities(as('hook-activities')),
     ...createWorkspaceActivities(as('workspace-activities')),
     ...createAgentTurnActivities(as('workspace-activities')),
     ...createWarmPoolActivities(as('workspace-activities')),
-    ...createAutomationRunActivities(as('automation-runs')),
+    ...createAutomationRunActivities({ ...as('automation-runs'), records }),
     ...createAutomationScheduleActivities(deps),
     ...createAutomationEventActivities(as('automation-events')),
     ...createAutomationCheckActivities(as('automation-checks')),
     ...createAutomationCleanupActivities(as('automation-cleanup')),
     ...createCanvasActivities(deps),
+    ...createThreadActivities({ ...as('threads'), records, adapters: deps.threadAdapters }),
   };
 }

@@ -6,6 +6,8 @@
 #             is compiled with Go, installed with apt-get on Debian when missing)
 #   postgres  PostgreSQL for the tests (--for test); `npm start` can use an embedded database
 #   s3        versitygw, an S3-compatible server for the storage tests (--for test)
+#   redis     Redis at 127.0.0.1:6379 for the presence tests (--for test); started, or
+#             installed with apt-get on Debian, when it does not answer
 # Idempotent; takes a couple of seconds when everything is there.
 #
 # Usage: setup.sh [--for test|dev]   (default: test when run as `npm test`, else dev)
@@ -258,6 +260,52 @@ elif command -v pg_ctlcluster >/dev/null 2>&1 && [ -d /etc/postgresql ] && is_ro
   say postgres "started cluster ${versions}at 127.0.0.1:5432"
 else
   fail postgres "nothing answers at 127.0.0.1:5432 and tests need PostgreSQL: start one or set DATABASE_URL"
+fi
+
+# --- Redis (tests only) ---------------------------------------------------------------------
+# Presence lives in Redis when REDIS_URL is set; the test harness uses 127.0.0.1:6379 unless
+# REDIS_URL names another. Quick when it answers; otherwise started (installed first if needed).
+redis_answers() {
+  local reply=""
+  if command -v redis-cli >/dev/null 2>&1; then
+    if [ -n "${REDIS_URL:-}" ]; then reply="$(timeout 3 redis-cli -u "$REDIS_URL" ping 2>/dev/null || true)"
+    else reply="$(timeout 3 redis-cli -h 127.0.0.1 -p 6379 ping 2>/dev/null || true)"; fi
+    [ "$reply" = PONG ]
+  elif [ -n "${REDIS_URL:-}" ]; then
+    return 0
+  else
+    # No redis-cli: RESP by hand, PING answers +PONG.
+    ( exec 3<>/dev/tcp/127.0.0.1/6379 && printf 'PING\r\n' >&3 && IFS= read -r -t 3 reply <&3 && [ "${reply%$'\r'}" = "+PONG" ] ) 2>/dev/null
+  fi
+}
+if [ "${HANGAR_SETUP_SKIP_REDIS:-}" = 1 ]; then
+  say redis "skipped (HANGAR_SETUP_SKIP_REDIS=1)"
+elif [ -n "${REDIS_URL:-}" ]; then
+  if redis_answers; then say redis "REDIS_URL answers"
+  elif [ "$purpose" = test ]; then fail redis "REDIS_URL does not answer"
+  else say redis "warning: REDIS_URL does not answer"; fi
+elif redis_answers; then
+  say redis "answers at 127.0.0.1:6379"
+elif [ "$purpose" = dev ]; then
+  say redis "none at 127.0.0.1:6379; fine for dev (presence is kept in-process when REDIS_URL is unset)"
+else
+  if ! command -v redis-server >/dev/null 2>&1; then
+    if is_root && is_debian; then
+      say redis "installing redis-server (apt-get)"
+      apt_install redis-server || fail redis "apt-get install redis-server failed"
+    else
+      fail redis "nothing answers at 127.0.0.1:6379 and redis-server is not installed: install Redis or set REDIS_URL"
+    fi
+  fi
+  # The package may have started one already.
+  if ! redis_answers; then
+    redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save '' --appendonly no \
+      --dir "$cache_dir" --logfile "$cache_dir/redis.log" >/dev/null \
+      || fail redis "redis-server did not start (log: $cache_dir/redis.log)"
+    for _ in $(seq 1 50); do redis_answers && break; sleep 0.2; done
+  fi
+  redis_answers || fail redis "started redis-server but 127.0.0.1:6379 does not answer (log: $cache_dir/redis.log)"
+  say redis "started redis-server at 127.0.0.1:6379 (log $cache_dir/redis.log)"
 fi
 
 # --- Record --------------------------------------------------------------------------------

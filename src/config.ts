@@ -71,6 +71,8 @@ export interface Config {
     token?: string;
   };
   gitlab: { webhookToken?: string };
+  /** Linear's GraphQL endpoint (`HANGAR_LINEAR_API_URL`), where issue comments are posted. */
+  linear: { apiUrl: string };
   /**
    * The bot's name on code hosting (`HANGAR_BOT_NAME`, default `hangar`): `@hangar` in an issue
    * or pull request starts or reaches its workspace, `/hangar …` on a pull request is a command.
@@ -86,6 +88,14 @@ export interface Config {
   media: { maxBytes: number; linkDefaultSeconds: number; linkMaxSeconds: number };
   /** `HANGAR_PREVIEW_DOMAIN`: previews answer at `{port}-{token}.{domain}` (wildcard DNS); unset: path form only. */
   previewDomain: string | undefined;
+  /** Slack's Web API (`HANGAR_SLACK_API_URL`, default https://slack.com/api): tests point it at a local fake. */
+  slack: { apiUrl: string };
+  /** `REDIS_URL`: presence shared by every API process; unset: kept in this process (one-process `npm start`). */
+  redisUrl: string | undefined;
+  /** `HANGAR_REDIS_PREFIX` (default `hangar:`): every Redis key starts with it, so deployments and test runs can share a Redis. */
+  redisPrefix: string;
+  /** `HANGAR_PRESENCE_TTL_SECONDS` (default 30): a member without a heartbeat this long is gone. */
+  presenceTtlMs: number;
 }
 
 export interface EncryptionKey {
@@ -197,6 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
       token: env.HANGAR_GITHUB_TOKEN || undefined,
     },
     gitlab: { webhookToken: env.HANGAR_GITLAB_WEBHOOK_TOKEN || undefined },
+    linear: { apiUrl: httpUrl(env, 'HANGAR_LINEAR_API_URL') ?? 'https://api.linear.app/graphql' },
     botName: botName(env.HANGAR_BOT_NAME),
     agentBaseUrls: {
       agent_1: upstreamUrl(env, 'HANGAR_AGENT_1_BASE_URL', 'https://api.anthropic.com'),
@@ -209,7 +220,25 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
     s3: s3Settings(env),
     media: mediaSettings(env),
     previewDomain: previewDomain(env.HANGAR_PREVIEW_DOMAIN),
+    slack: { apiUrl: httpUrl(env, 'HANGAR_SLACK_API_URL') ?? 'https://slack.com/api' },
+    ...redisSettings(env),
   };
+}
+
+function redisSettings(env: NodeJS.ProcessEnv): Pick<Config, 'redisUrl' | 'redisPrefix' | 'presenceTtlMs'> {
+  const url = env.REDIS_URL || undefined;
+  if (url) {
+    let protocol = '';
+    try {
+      protocol = new URL(url).protocol;
+    } catch {
+      // reported below
+    }
+    if (protocol !== 'redis:' && protocol !== 'rediss:') throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL');
+  }
+  const prefix = env.HANGAR_REDIS_PREFIX ?? 'hangar:';
+  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(prefix)) throw new ConfigError('HANGAR_REDIS_PREFIX must be 1 to 64 letters, digits, or . _ : -');
+  return { redisUrl: url, redisPrefix: prefix, presenceTtlMs: int(env, 'HANGAR_PRESENCE_TTL_SECONDS', 30, 1, 3600) * 1000 };
 }
 
 function s3Settings(env: NodeJS.ProcessEnv): S3Settings | undefined {

@@ -28,6 +28,9 @@ import { connectTemporal, createTemporalGateway, type TemporalGateway } from './
 import { connectWorker, createHangarWorker } from './temporal/worker';
 import type { Database } from './db/database';
 import { createPreviewProxy } from './http/previewProxy';
+import { createSlackThreadAdapter } from './integrations/slack/adapter';
+import { createSlackWebApi } from './integrations/slack/webApi';
+import { createLinearThreadAdapter } from './integrations/linear/adapter';
 
 export { migrate, openDatabase, type Database } from './db/database';
 
@@ -77,6 +80,8 @@ export async function buildApi(options: { config: Config; logger: Logger; databa
   const previewProxy = createPreviewProxy({ previews: services.previews, domain: config.previewDomain, logger: logger.child({ component: 'previews' }) });
   const pruneLinks = () => services.previews.pruneLinks().catch((err) => logger.warn('pruning expired preview links failed', { err }));
   const pruneLinksTimer = setInterval(pruneLinks, 60 * 60 * 1000).unref();
+  // Every API process sweeps for expired presence; the store lets one of them announce each.
+  services.presence.startSweeping();
   const attach = (server: Server) => {
     const koa = app.callback();
     server.on('request', (req, res) => (previewProxy.owns(req) ? previewProxy.web(req, res) : void koa(req, res)));
@@ -117,6 +122,7 @@ export async function buildApi(options: { config: Config; logger: Logger; databa
       services.replicas.close();
       await services.aiGateway.close();
       await services.plugins.close();
+      await services.presence.close();
       await temporal.close();
     },
   };
@@ -180,6 +186,17 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
       timings: { idleMs: config.workspaceIdleMs, archiveAfterMs: config.workspaceArchiveAfterMs, historyLimit: config.workspaceHistoryLimit },
       blobs: createBlobStore(config),
       canvas: createCanvasReader(docker, CANVAS_DIR),
+      // Each provider's adapter is listed here as it is connected (Slack, Linear, GitHub, GitLab).
+      threadAdapters: [
+        createSlackThreadAdapter({
+          repos,
+          secretBox,
+          slack: createSlackWebApi({ apiUrl: config.slack.apiUrl }),
+          publicBaseUrl: config.publicBaseUrl,
+          logger: logger.child({ component: 'slack' }),
+        }),
+        createLinearThreadAdapter({ connections: repos.connections, secretBox, apiUrl: config.linear.apiUrl, logger: logger.child({ component: 'linear' }) }),
+      ],
     },
   });
   // Terminal sessions live in the worker that holds their TTY; the API reaches them over the bus.

@@ -12,6 +12,7 @@ import type { AutomationRunActivities } from '../activities/automationRuns';
 import type { AutomationScheduleActivities } from '../activities/automationSchedule';
 import type { CanvasActivities } from '../activities/canvas';
 import type { HookActivities } from '../activities/hooks';
+import type { ThreadActivities } from '../activities/threads';
 import type { WarmPoolActivities } from '../activities/warmPool';
 import type { WorkspaceActivities } from '../activities/workspace';
 
@@ -122,4 +123,19 @@ export const webhooks = proxyActivities<WorkspaceActivities>({
 export const canvasReads = proxyActivities<CanvasActivities>({
   startToCloseTimeout: '2 minutes',
   retry: { maximumAttempts: 3, initialInterval: '500 milliseconds' },
+});
+
+/**
+ * Threads: routing a message writes records and may call the provider for the thread's new
+ * messages, so it is retried for a while; input errors are non-retryable.
+ */
+export const threadRouting = proxyActivities<ThreadActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { maximumAttempts: 10, initialInterval: '1 second', maximumInterval: '30 seconds' },
+});
+
+/** Answers in a thread (acknowledgements, the agent's replies): the provider may be briefly down. */
+export const threadReplies = proxyActivities<ThreadActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { maximumAttempts: 8, initialInterval: '2 seconds', maximumInterval: '2 minutes' },
 });

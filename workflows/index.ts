@@ -6,3 +6,4 @@ export { automationScheduleWorkflow } from './automation';
 export { debounceWindowWorkflow } from './debounce';
 export { automationCleanupWorkflow } from './cleanup';
 export { canvasWorkflow } from './canvas';
+export { threadEventWorkflow } from './thread';

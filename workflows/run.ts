@@ -7,10 +7,10 @@
  * finish the record (circuit breaker included). The workspace applies the lifecycle policy
  * itself. Any failure ends the execution `failed` with its message; it is never left `running`.
  */
-import { ParentClosePolicy, condition, defineSignal, log, setHandler, startChild } from '@temporalio/workflow';
+import { ParentClosePolicy, condition, defineSignal, getExternalWorkflowHandle, log, setHandler, startChild } from '@temporalio/workflow';
 import { checks, runRecords } from './activities';
 import { failureMessage } from './failures';
-import { RUN_SIGNALS, automationRunWorkflowId, workspaceWorkflowId, type AutomationRunInput, type RunOutcome } from './shared';
+import { RUN_SIGNALS, WORKSPACE_SIGNALS, automationRunWorkflowId, workspaceWorkflowId, type AutomationRunInput, type RunOutcome } from './shared';
 import { workspaceWorkflow } from './workspace';
 
 export const runTurnFinished = defineSignal<[RunOutcome]>(RUN_SIGNALS.turnFinished);
@@ -48,11 +48,20 @@ export async function automationRunWorkflow(input: AutomationRunInput): Promise<
   let outcome: RunOutcome;
   try {
     const run = await runRecords.createRunWorkspace(executionId);
-    await startChild(workspaceWorkflow, {
-      workflowId: workspaceWorkflowId(run.workspace.replicaId),
-      args: [{ ...run.workspace, firstChatId: run.chatId, reportTo: { workflowId: automationRunWorkflowId(executionId), messageId: run.messageId } }],
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-    });
+    const reportTo = { workflowId: automationRunWorkflowId(executionId), messageId: run.messageId };
+    if (run.grouped) {
+      // Asked before the prompt is queued, so the turn cannot end before the workspace knows.
+      const workspace = getExternalWorkflowHandle(workspaceWorkflowId(run.workspace.replicaId));
+      await workspace.signal(WORKSPACE_SIGNALS.reportTurn, reportTo);
+      await runRecords.queueGroupedPrompt(executionId);
+      await workspace.signal(WORKSPACE_SIGNALS.workRequested, { chatId: run.chatId });
+    } else {
+      await startChild(workspaceWorkflow, {
+        workflowId: workspaceWorkflowId(run.workspace.replicaId),
+        args: [{ ...run.workspace, firstChatId: run.chatId, reportTo }],
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+      });
+    }
     const finished = await condition(() => told !== undefined, TURN_LIMIT);
     outcome = finished ? told! : { ok: false, error: `the agent did not finish within ${TURN_LIMIT}` };
   } catch (err) {

@@ -67,6 +67,8 @@ export interface WorkspaceCarriedState {
   lifecycle: LifecycleRequest[];
   /** Whether `reportTo` has been told already. */
   reported?: boolean;
+  /** Grouped runs waiting for a turn (`reportTurn`), not told yet. */
+  reportTargets?: RunReportTarget[];
 }
 
 export interface RunReportTarget {
@@ -88,8 +90,61 @@ export interface WorkspaceState {
   runningChats: string[];
 }
 
-export const WORKSPACE_SIGNALS = { workRequested: 'workRequested', lifecycle: 'lifecycle' } as const;
+export const WORKSPACE_SIGNALS = { workRequested: 'workRequested', lifecycle: 'lifecycle', reportTurn: 'reportTurn' } as const;
 export const WORKSPACE_QUERIES = { state: 'state' } as const;
+
+// --- Threads (Slack, Linear, GitHub/GitLab issues routed to workspaces) -------------------
+// The receivers' side of this contract is src/integrations/threads/types.ts.
+
+export type ThreadProvider = 'slack' | 'linear' | 'github' | 'gitlab';
+
+/** A person on the provider's side, as the delivery names them. */
+export interface ThreadAuthor {
+  /** Slack user id, Linear user id, GitHub/GitLab login. */
+  externalId: string;
+  name?: string | null;
+  /** When the delivery carries it (Linear, GitLab); otherwise the adapter may look it up. */
+  email?: string | null;
+}
+
+/** One new message in a thread, for its workspace. */
+export interface InboundThreadMessage {
+  provider: ThreadProvider;
+  organizationId: string;
+  /** The organization's connection (Slack, Linear); null for GitHub/GitLab (the deployment's app). */
+  connectionId: string | null;
+  /** Stable per thread within the organization, e.g. `T1:C1:1700000000.000100`, a Linear issue id, `owner/repo#12`. */
+  threadKey: string;
+  /** Unique per delivery: deduplication and the workflow id. At most 200 characters of [A-Za-z0-9._:-]. */
+  deliveryId: string;
+  /** What the workspace's agent is told (already the new messages only, formatted). */
+  text: string;
+  author: ThreadAuthor;
+  /** `[env:name]` found in the text: the environment a new workspace uses. */
+  environmentName?: string | null;
+  /** A new workspace's name. */
+  title?: string | null;
+  /** What the adapter needs to answer in the thread (channel and ts, issue id, repository and number…); stored on the thread. */
+  reference: Record<string, unknown>;
+  /** Provider position of this message (Slack ts, comment id): kept as the thread's cursor. */
+  cursor?: string | null;
+}
+
+/** The thread ended (the issue or pull request was closed): the workspace's lifecycle policy applies. */
+export interface ThreadClosed {
+  provider: ThreadProvider;
+  organizationId: string;
+  threadKey: string;
+  deliveryId: string;
+}
+
+
+/** One workflow per delivery: it routes the message (or the close) and acknowledges it in the thread. */
+export const threadEventWorkflowId = (provider: string, deliveryId: string) => `thread-event/${provider}/${deliveryId}`;
+
+export type ThreadEventInput =
+  | { kind: 'message'; message: InboundThreadMessage }
+  | { kind: 'close'; closed: ThreadClosed };
 
 // --- Warm pools ----------------------------------------------------------------------------
 
@@ -121,6 +176,11 @@ export interface RunWorkspace {
   workspace: WorkspaceInput;
   chatId: string;
   messageId: string;
+  /**
+   * The event joins an earlier run's live workspace (`group_pr_events`, `group_thread_replies`):
+   * the run asks it to report `messageId`, then queues the prompt there and signals it.
+   */
+  grouped?: boolean;
 }
 
 /** One fire of an automation; its execution row (status `pending`) exists before the start. */

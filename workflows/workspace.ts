@@ -14,11 +14,12 @@ import {
   getExternalWorkflowHandle,
   isCancellation,
   log,
+  patched,
   setHandler,
   uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
-import { containers, records, turns, webhooks } from './activities';
+import { containers, records, threadReplies, turns, webhooks } from './activities';
 import { failureMessage } from './failures';
 import { WorkspaceMachine } from './workspaceState';
 import {
@@ -29,6 +30,7 @@ import {
   warmPoolWorkflowId,
   type LifecycleRequest,
   type RunOutcome,
+  type RunReportTarget,
   type TurnResult,
   type WorkspaceInput,
   type WorkspaceState,
@@ -37,6 +39,8 @@ import {
 
 export const workRequested = defineSignal<[{ chatId: string }]>(WORKSPACE_SIGNALS.workRequested);
 export const lifecycle = defineSignal<[LifecycleRequest]>(WORKSPACE_SIGNALS.lifecycle);
+/** A grouped automation run asks to be told how one message's turn ends. */
+export const reportTurn = defineSignal<[RunReportTarget]>(WORKSPACE_SIGNALS.reportTurn);
 export const stateQuery = defineQuery<WorkspaceState>(WORKSPACE_QUERIES.state);
 
 type WebhookEvent = 'replica.ready' | 'replica.turn_completed' | 'replica.deleted' | 'replica.error';
@@ -61,6 +65,29 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
   };
   const settleDeliveries = async () => void (await Promise.all([...deliveries]));
 
+  // Grouped runs (an event joining this workspace) wait for their message's turn, each told once.
+  const reportTargets = new Map<string, string>((input.carried?.reportTargets ?? []).map((t) => [t.messageId, t.workflowId]));
+  setHandler(reportTurn, (target) => void reportTargets.set(target.messageId, target.workflowId));
+  const tellGrouped = async (messageId: string | null, outcome: RunOutcome) => {
+    const targets = messageId === null ? [...reportTargets] : reportTargets.has(messageId) ? [[messageId, reportTargets.get(messageId)!] as const] : [];
+    for (const [id, workflowId] of targets) {
+      reportTargets.delete(id);
+      await getExternalWorkflowHandle(workflowId)
+        .signal(RUN_SIGNALS.turnFinished, outcome)
+        .catch((err) => log.warn('a grouped automation run could not be told', { error: failureMessage(err) }));
+    }
+  };
+
+  // Threads (Slack, Linear, GitHub/GitLab issues) talking to this workspace get each turn's answer.
+  const relay = (chatId: string, messageId: string) => {
+    const delivery: Promise<void> = threadReplies
+      .relayTurn({ replicaId, chatId, messageId })
+      .then(() => undefined)
+      .catch((err) => log.warn('a turn could not be relayed to its threads', { error: failureMessage(err) }))
+      .finally(() => deliveries.delete(delivery));
+    deliveries.add(delivery);
+  };
+
   // An automation run waits for the outcome of its prompt's turn; it is told once.
   let reported = input.carried?.reported ?? !input.reportTo;
   const report = async (outcome: RunOutcome) => {
@@ -77,6 +104,7 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
     if (next === 'error') {
       notify('replica.error', { status: next, message: error ?? null });
       await report({ ok: false, error: 'the workspace failed to start' });
+      await tellGrouped(null, { ok: false, error: 'the workspace failed to start' });
     }
   };
 
@@ -126,7 +154,10 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
           if (!turn.ran) return;
           machine.turnEnded();
           notify('replica.turn_completed', { chatId, messageId: turn.messageId, isComplete: turn.ok });
-          if (turn.messageId && turn.messageId === input.reportTo?.messageId) await report({ ok: !!turn.ok, error: turn.ok ? null : (turn.error ?? 'the agent turn failed') });
+          const outcome = { ok: !!turn.ok, error: turn.ok ? null : (turn.error ?? 'the agent turn failed') };
+          if (turn.messageId && turn.messageId === input.reportTo?.messageId) await report(outcome);
+          if (turn.messageId) await tellGrouped(turn.messageId, outcome);
+          if (turn.messageId && patched('thread-replies')) relay(chatId, turn.messageId);
         }
       })
       // Nothing awaits a turn loop, so nothing may escape it: a stopped loop ends quietly, and
@@ -150,7 +181,7 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
   const continueIfFull = async () => {
     if (!historyFull()) return;
     await settleDeliveries();
-    await continueAsNew<typeof workspaceWorkflow>({ ...input, carried: { ...machine.carry(), reported } });
+    await continueAsNew<typeof workspaceWorkflow>({ ...input, carried: { ...machine.carry(), reported, reportTargets: [...reportTargets].map(([messageId, workflowId]) => ({ messageId, workflowId })) } });
   };
 
   if (machine.status === 'preparing') {
@@ -166,6 +197,7 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
         await containers.removeWorkspace({ replicaId });
         notify('replica.deleted', { status: 'deleted' });
         await report({ ok: false, error: 'the workspace was deleted before the agent finished' });
+        await tellGrouped(null, { ok: false, error: 'the workspace was deleted before the agent finished' });
         await settleDeliveries();
         await records.deleteReplica({ replicaId });
         return;

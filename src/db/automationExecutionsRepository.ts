@@ -122,6 +122,35 @@ export function createAutomationExecutionsRepository(db: Knex) {
       await trx('automation_executions').where({ id }).update({ workspace_id: workspaceId, status: 'running' });
     },
 
+    /** The debounce key of the event (or window) an execution was recorded for; null for cron and manual fires. */
+    async debounceKeyOf(id: string, trx: Knex = db): Promise<string | null> {
+      const event = await trx('automation_events').where({ execution_id: id }).first('debounce_key');
+      if (event) return event.debounce_key as string;
+      const window = await trx('automation_debounce_windows').where({ execution_id: id }).first('debounce_key');
+      return window ? (window.debounce_key as string) : null;
+    },
+
+    /**
+     * The live workspace of the newest earlier execution of this automation for the same key
+     * (its event or its window), if any: where a grouped event goes.
+     */
+    async groupTarget(automationId: string, executionId: string, key: string, trx: Knex = db): Promise<string | null> {
+      const row = await trx('automation_executions as e')
+        .join('replicas as r', 'r.id', 'e.workspace_id')
+        .where('e.automation_id', automationId)
+        .whereNot('e.id', executionId)
+        .whereNull('r.deleted_at')
+        .whereNot('r.status', 'error')
+        .where((q) =>
+          q
+            .whereExists((s) => s.select(trx.raw('1')).from('automation_events as ev').whereRaw('ev.execution_id = e.id').where('ev.debounce_key', key))
+            .orWhereExists((s) => s.select(trx.raw('1')).from('automation_debounce_windows as w').whereRaw('w.execution_id = e.id').where('w.debounce_key', key)),
+        )
+        .orderBy('e.triggered_at', 'desc')
+        .first('e.workspace_id');
+      return row ? (row.workspace_id as string) : null;
+    },
+
     /** Fails an execution whose run could not even be started (whatever its status). */
     async failToStart(id: string, error: string, trx: Knex = db): Promise<void> {
       await trx('automation_executions').where({ id }).update({ status: 'failed', error, completed_at: trx.fn.now() });

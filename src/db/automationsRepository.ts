@@ -144,6 +144,14 @@ export function createAutomationsRepository(db: Knex) {
       return rows;
     },
 
+    /** An organization's enabled automations with a `type` trigger for `event` (Sentry: the connection's organization). */
+    async withEventTrigger(organizationId: string, type: string, event: string, trx: Knex = db): Promise<Pick<AutomationRow, 'id' | 'triggers'>[]> {
+      return trx('automations')
+        .where({ organization_id: organizationId, enabled: true })
+        .whereRaw('triggers @> ?::jsonb', [JSON.stringify([{ type, config: { event } }])])
+        .select('id', 'triggers');
+    },
+
     async countByEnvironment(environmentId: string, trx: Knex = db): Promise<number> {
       const [{ count }] = await trx('automations').where({ environment_id: environmentId }).count<{ count: string }[]>({ count: '*' });
       return Number(count);

@@ -70,6 +70,14 @@ export function createConnectionsRepository(db: Knex) {
       return (await trx(TABLE).where({ id }).first(SEALED)) ?? null;
     },
 
+    /**
+     * Every connection to a provider, sealed, up to `limit`: for a Slack url_verification, which
+     * names no team and is answered only when one of the connected apps signed it.
+     */
+    async listSealedByProvider(provider: ConnectionProvider, limit: number, trx: Knex = db): Promise<SealedConnectionRow[]> {
+      return trx(TABLE).where({ provider }).orderBy('created_at').limit(limit).select(SEALED);
+    },
+
     /** Throws the unique violation when the organization has this provider or the external id is taken. */
     async insert(row: Omit<SealedConnectionRow, 'id' | 'created_at' | 'updated_at'>, trx: Knex = db): Promise<ConnectionRow> {
       const [inserted] = await trx(TABLE)

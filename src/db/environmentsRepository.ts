@@ -105,6 +105,21 @@ export function createEnvironmentsRepository(db: Knex) {
       return (await trx('environments').where({ organization_id: organizationId, id }).first()) ?? null;
     },
 
+    /**
+     * An environment a member may pick by name (`[env:name]` in a chat-tool message): a team
+     * environment, or that member's own personal one; a personal one wins. Without case.
+     */
+    async findByName(organizationId: string, name: string, userId: string | null, trx: Knex = db): Promise<EnvironmentRow | null> {
+      const rows: EnvironmentRow[] = await trx('environments')
+        .where({ organization_id: organizationId })
+        .whereRaw('lower(name) = lower(?)', [name.trim()])
+        .where((q) => {
+          q.whereNull('user_id');
+          if (userId) q.orWhere('user_id', userId);
+        });
+      return rows.find((r) => r.user_id !== null) ?? rows[0] ?? null;
+    },
+
     async findWithCounts(organizationId: string, id: string, trx: Knex = db): Promise<(EnvironmentRow & EnvironmentCounts) | null> {
       const row = await withCounts(trx('environments as e').where({ 'e.organization_id': organizationId, 'e.id': id }), trx).first();
       return row ? normalise(row) : null;

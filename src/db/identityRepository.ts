@@ -86,6 +86,11 @@ export function createIdentityRepository(db: Knex) {
       return (await trx('users').where({ organization_id: organizationId, id }).first()) ?? null;
     },
 
+    /** A member by email, compared without case (the email they sign in with is their verified one). */
+    async findUserByEmail(organizationId: string, email: string, trx: Knex = db): Promise<UserRow | null> {
+      return (await trx('users').where({ organization_id: organizationId }).whereRaw('lower(email) = lower(?)', [email.trim()]).first()) ?? null;
+    },
+
     async insertApiKey(
       key: {
         organizationId: string;

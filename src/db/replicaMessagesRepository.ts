@@ -104,6 +104,19 @@ export function createReplicaMessagesRepository(db: Knex) {
       return ((await trx('replica_messages').where({ chat_id: chatId, status: 'running' }).first()) as MessageRow | undefined) ?? null;
     },
 
+    async findById(messageId: string, trx: Knex = db): Promise<MessageRow | null> {
+      return ((await trx('replica_messages').where({ id: messageId }).first()) as MessageRow | undefined) ?? null;
+    },
+
+    /** The agent's final text of the turn that ran this message (kept for the threads it answers). */
+    async setReply(messageId: string, text: string, trx: Knex = db): Promise<void> {
+      await trx('replica_messages').where({ id: messageId }).update({ reply_text: text });
+    },
+
+    async reply(messageId: string, trx: Knex = db): Promise<{ chat_id: string; status: MessageStatus; reply_text: string | null; error: string | null } | null> {
+      return (await trx('replica_messages').where({ id: messageId }).first('chat_id', 'status', 'reply_text', 'error')) ?? null;
+    },
+
     async setAgentSession(messageId: string, sessionId: number, trx: Knex = db): Promise<void> {
       await trx('replica_messages').where({ id: messageId }).update({ agent_session: sessionId });
     },

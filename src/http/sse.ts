@@ -4,6 +4,8 @@ import type { Context } from 'koa';
 
 export interface SseStream {
   send(event: string, data: unknown, id?: string): void;
+  /** A comment line: Node sends the headers with the first write, so a quiet stream opens with one. */
+  comment(text: string): void;
   close(): void;
   readonly closed: boolean;
   /** Aborts when the client goes away. */
@@ -34,6 +36,9 @@ export function openSse(ctx: Context, heartbeatMs = 15_000): SseStream {
     send(event, data, id) {
       if (closed) return;
       stream.write(`${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    },
+    comment(text) {
+      if (!closed) stream.write(`: ${text}\n\n`);
     },
     close,
     get closed() {

@@ -121,7 +121,13 @@ export const automationSchema: JsonSchema = {
 
 export const automationEnvelope = object({ automation: automationSchema }, ['automation']);
 
-export const triggerAutomationBody: JsonSchema = object({ payload: { type: 'object', description: 'Embedded in the prompt under `## Trigger Payload`' } });
+export const triggerAutomationBody: JsonSchema = object({
+  payload: { type: 'object', description: 'Embedded in the prompt under `## Trigger Payload`' },
+  pr: {
+    ...object({ repository_id: uuid, number: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } }, ['repository_id', 'number']),
+    description: 'A pull request to run for (automations with a github pull_request.command trigger covering the repository); its context is read from GitHub',
+  },
+});
 
 export const triggerAutomationResponse: JsonSchema = object(
   { execution_id: uuid, workspace_id: { ...nullableUuid, description: 'Null when the run had not created its workspace within ~15 s' } },

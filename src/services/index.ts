@@ -11,6 +11,9 @@ import { createAiGateway } from '../gateway';
 import { automationEnvironmentReferenceCheck, createAutomationsService } from './automations';
 import { createAutomationInbox } from './automations/inbox';
 import { AUTOMATIONS_CHANGED_CHANNEL, createAutomationIntake } from './automations/intake';
+import { createConnectionsService } from './connections';
+import { createThreadDispatcher } from './integrations/threads';
+import { createSlackServices } from './integrations/slackServices';
 import { createCredentialsService } from './credentials';
 import { createModelCatalogService } from './modelCatalog';
 import { createOrganizationSettingsService } from './organizationSettings';
@@ -19,6 +22,7 @@ import { createUserAccountService } from './userAccount';
 import { createEnvironmentResourcesService } from './environmentResources';
 import { createRepoSkillsService } from './environmentResources/repoSkills';
 import { createGithubContentsClient } from '../integrations/github/contents';
+import { createGithubPullRequestReader } from '../integrations/github/pulls';
 import { createEnvironmentsService } from './environments';
 import { createHooksService } from './hooks';
 import { createIdentityService } from './identity';
@@ -34,6 +38,10 @@ import { createBlobStore } from '../storage';
 import { createAnalyticsService } from './analytics';
 import { createPreviewsService } from './previews';
 import { pluginsFromConfig } from './plugins';
+import { createPresenceService } from './presence';
+import { openPresenceStore } from '../presence';
+import { createSentryIntake } from './automations/sentryIntake';
+import { createLinearReceiver } from './integrations/linear';
 
 export function createServices(deps: { repos: Repositories; bus: EventBus; secretBox: SecretBox; temporal: TemporalGateway; terminalClient: TerminalClient; config: Config; logger: Logger }) {
   const { repos, bus, secretBox, temporal, config, logger } = deps;
@@ -57,12 +65,15 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
   });
   const analytics = createAnalyticsService({ repos });
   const plugins = pluginsFromConfig({ repos, secretBox, config, logger: logger.child({ component: 'plugins' }) });
+  const threads = createThreadDispatcher({ repos, temporal });
+  const automationInbox = createAutomationInbox({ repos, temporal, logger: logger.child({ component: 'automation-inbox' }) });
   const automationIntake = createAutomationIntake({
     automations: repos.automations,
-    inbox: createAutomationInbox({ repos, temporal, logger: logger.child({ component: 'automation-inbox' }) }),
+    inbox: automationInbox,
     bus,
     github: config.github,
     gitlab: config.gitlab,
+    botName: config.botName,
     logger: logger.child({ component: 'automation-webhooks' }),
     pullRequests: analytics,
   });
@@ -101,6 +112,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       secretBox,
       temporal,
       isModelAllowed: (organizationId, agent, model) => modelCatalog.isModelAllowed(organizationId, agent, model),
+      pullRequests: createGithubPullRequestReader(config.github),
       onChanged: async () => {
         automationIntake.invalidateRoutes();
         try {
@@ -111,6 +123,13 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       },
     }),
     automationIntake,
+    sentryIntake: createSentryIntake({
+      connections: repos.connections,
+      automations: repos.automations,
+      inbox: automationInbox,
+      secretBox,
+      logger: logger.child({ component: 'sentry-webhooks' }),
+    }),
     media: createMediaService({ repos, blobs, temporal, links, limits: config.media, publicBaseUrl: config.publicBaseUrl }),
     aiGateway: createAiGateway({ repos, secretBox, credentials, config, logger: logger.child({ component: 'ai-gateway' }) }),
     downloads: createDownloadsService({
@@ -139,6 +158,25 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       keepAwakeEveryMs: Math.max(1000, Math.min(60_000, Math.floor(config.workspaceIdleMs / 4))),
       logger: logger.child({ component: 'previews' }),
     }),
+    connections: createConnectionsService({ repos, secretBox }),
+    // Short-lived presence in Redis (REDIS_URL) or this process; close() ends its connection.
+    presence: createPresenceService({
+      repos,
+      store: openPresenceStore(config, logger),
+      bus,
+      ttlMs: config.presenceTtlMs,
+      logger: logger.child({ component: 'presence' }),
+    }),
+    /** Receivers hand verified thread messages (Slack, Linear, GitHub/GitLab mentions) to this. */
+    threads,
+    linearWebhooks: createLinearReceiver({
+      connections: repos.connections,
+      threads: repos.integrationThreads,
+      dispatcher: threads,
+      secretBox,
+      logger: logger.child({ component: 'linear-webhooks' }),
+    }),
+    ...createSlackServices({ repos, secretBox, threads, inbox: automationInbox, logger }),
   };
 }
 

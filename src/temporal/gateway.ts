@@ -12,6 +12,7 @@ import type { automationRunWorkflow } from '../../workflows/run';
 import type { debounceWindowWorkflow } from '../../workflows/debounce';
 import type { automationCleanupWorkflow } from '../../workflows/cleanup';
 import type { canvasWorkflow } from '../../workflows/canvas';
+import type { threadEventWorkflow } from '../../workflows/thread';
 import {
   automationRunWorkflowId,
   FailureTypes,
@@ -26,6 +27,8 @@ import {
   AUTOMATION_SIGNALS,
   debounceWindowWorkflowId,
   canvasWorkflowId,
+  threadEventWorkflowId,
+  type ThreadEventInput,
   type CanvasInput,
   type CanvasListResult,
   type CanvasReadResult,
@@ -61,6 +64,8 @@ export interface TemporalGateway {
   startDebounceWindow(input: DebounceWindowInput): Promise<void>;
   /** Starts `cleanup/automation/{id}` (idempotent). */
   startAutomationCleanup(input: AutomationCleanupInput): Promise<void>;
+  /** Starts `thread-event/{provider}/{deliveryId}` (idempotent by delivery). */
+  startThreadEvent(provider: string, deliveryId: string, input: ThreadEventInput): Promise<void>;
   /** Terminates a running workflow; false when it is not running. */
   terminateWorkflow(workflowId: string, reason: string): Promise<boolean>;
   /** Lists a workspace's canvas, or copies one of its files into the blob store (`canvas/{uuid}`). */
@@ -209,6 +214,9 @@ export function createTemporalGateway(connection: GatewayConnection, options: { 
       startOnce<typeof debounceWindowWorkflow>('debounceWindowWorkflow', debounceWindowWorkflowId(input.automationId, input.debounceKey, input.windowNo), input),
     startAutomationCleanup: (input) =>
       startOnce<typeof automationCleanupWorkflow>('automationCleanupWorkflow', automationCleanupWorkflowId(input.automationId), input),
+    async startThreadEvent(provider, deliveryId, input) {
+      await startOnce<typeof threadEventWorkflow>('threadEventWorkflow', threadEventWorkflowId(provider, deliveryId), input);
+    },
     async terminateWorkflow(workflowId, reason) {
       try {
         await client.workflow.getHandle(workflowId).terminate(reason);

@@ -46,6 +46,37 @@ export function githubPullRequest(e: PullRequestEvent): Record<string, unknown> 
   };
 }
 
+/** An `issue_comment` delivery (action created) on pull request `number`, or on an issue with `onIssue`. */
+export function githubComment(e: { fullName: string; number: number; body: string; commenter?: string; action?: string; onIssue?: boolean; installationId?: number }): Record<string, unknown> {
+  const url = `https://github.com/${e.fullName}`;
+  const commenter = e.commenter ?? 'octocat';
+  const kind = e.onIssue ? 'issues' : 'pull';
+  return {
+    action: e.action ?? 'created',
+    issue: {
+      url: `https://api.github.com/repos/${e.fullName}/issues/${e.number}`,
+      html_url: `${url}/${kind}/${e.number}`,
+      number: e.number,
+      title: `Change ${e.number}`,
+      user: { login: 'author', type: 'User' },
+      state: 'open',
+      body: 'The change.',
+      ...(e.onIssue
+        ? {}
+        : { draft: false, pull_request: { url: `https://api.github.com/repos/${e.fullName}/pulls/${e.number}`, html_url: `${url}/pull/${e.number}`, merged_at: null } }),
+    },
+    comment: {
+      id: Math.floor(Math.random() * 1e9),
+      html_url: `${url}/${kind}/${e.number}#issuecomment-1`,
+      body: e.body,
+      user: { login: commenter, type: commenter.endsWith('[bot]') ? 'Bot' : 'User' },
+    },
+    repository: { full_name: e.fullName, html_url: url, clone_url: `${url}.git`, ssh_url: `git@github.com:${e.fullName}.git` },
+    sender: { login: commenter, type: commenter.endsWith('[bot]') ? 'Bot' : 'User' },
+    ...(e.installationId ? { installation: { id: e.installationId } } : {}),
+  };
+}
+
 export const signGithub = (raw: string, secret = GITHUB_WEBHOOK_SECRET) => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
 
 export async function sendGithub(
@@ -85,10 +116,33 @@ export function gitlabMergeRequest(e: { fullName: string; iid: number; action?: 
   };
 }
 
-export async function sendGitlab(body: unknown, options: { token?: string | null; uuid?: string } = {}): Promise<Answer> {
+/** A "Note Hook" delivery: a new note on merge request `iid`. */
+export function gitlabNote(e: { fullName: string; iid: number; note: string; user?: string; sha?: string }): Record<string, unknown> {
+  const url = `https://gitlab.com/${e.fullName}`;
+  return {
+    object_kind: 'note',
+    event_type: 'note',
+    user: { username: e.user ?? 'dev' },
+    project_id: 42,
+    project: { id: 42, path_with_namespace: e.fullName, web_url: url, git_http_url: `${url}.git`, git_ssh_url: `git@gitlab.com:${e.fullName}.git` },
+    object_attributes: { id: 1244, note: e.note, noteable_type: 'MergeRequest', system: false, action: 'create', url: `${url}/-/merge_requests/${e.iid}#note_1244` },
+    merge_request: {
+      iid: e.iid,
+      title: `MR ${e.iid}`,
+      url: `${url}/-/merge_requests/${e.iid}`,
+      state: 'opened',
+      source_branch: 'feature',
+      target_branch: 'main',
+      last_commit: { id: e.sha ?? 'b'.repeat(40) },
+      description: 'MR',
+    },
+  };
+}
+
+export async function sendGitlab(body: unknown, options: { token?: string | null; uuid?: string; event?: string } = {}): Promise<Answer> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
-    'x-gitlab-event': 'Merge Request Hook',
+    'x-gitlab-event': options.event ?? 'Merge Request Hook',
     'x-gitlab-event-uuid': options.uuid ?? randomUUID(),
   };
   const token = options.token === undefined ? GITLAB_WEBHOOK_TOKEN : options.token;

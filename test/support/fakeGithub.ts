@@ -1,15 +1,18 @@
 /**
  * A local stand-in for the slice of GitHub's REST API Hangar uses, on 127.0.0.1: App
  * installation tokens (`POST /app/installations/:id/access_tokens`, checking the App JWT
- * against a key pair made at start), check runs (create, list by commit, update) and
- * repository contents (`./fakeGithubContents.ts`, for skills). Requests and answers follow
- * GitHub's shapes; state lives in memory and is open to tests.
+ * against a key pair made at start), check runs (create, list by commit, update),
+ * repository contents (`./fakeGithubContents.ts`, for skills), pull requests with the App's
+ * repository installations (`./fakeGithubPulls.ts`) and issue comments
+ * (`./fakeGithubIssues.ts`). Requests and answers follow GitHub's shapes; state lives in
+ * memory and is open to tests.
  */
 import { generateKeyPairSync, randomBytes, verify, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createFakeContents, type FakeContents } from './fakeGithubContents';
 import { createFakeIssues, type FakeIssues } from './fakeGithubIssues';
+import { createFakePulls, type FakePulls } from './fakeGithubPulls';
 
 /** A check run as the fake keeps it. */
 export interface FakeCheckRun {
@@ -45,8 +48,10 @@ export interface FakeGithub {
   checkRuns: Map<number, FakeCheckRun>;
   /** Repository files served by the contents API; put a tree under `owner/repo/path`. */
   contents: FakeContents;
-  /** App installations per repository and the issue comments posted (`./fakeGithubIssues.ts`). */
+  /** The issue comments posted (`./fakeGithubIssues.ts`). */
   issues: FakeIssues;
+  /** Pull requests served by the pulls API (putting one installs the App on its repository). */
+  pulls: FakePulls;
   /**
    * Make the next N requests matching (method, path prefix) answer with `status`. A 403 or 429
    * is a rate limit (`x-ratelimit-remaining: 0`); anything else a plain error body.
@@ -93,7 +98,8 @@ export async function startFakeGithub(options: { staticToken?: string } = {}): P
   let nextRunId = 4_000_000_001;
   let baseUrl = '';
   const fakeContents = createFakeContents(() => baseUrl);
-  const fakeIssues = createFakeIssues(() => baseUrl, appId);
+  const fakePulls = createFakePulls(() => baseUrl);
+  const fakeIssues = createFakeIssues(() => baseUrl, fakePulls.installationOf);
 
   const htmlUrl = (run: FakeCheckRun) => `https://github.com/${run.repository}/runs/${run.id}`;
   const wire = (run: FakeCheckRun) => {
@@ -255,11 +261,13 @@ export async function startFakeGithub(options: { staticToken?: string } = {}): P
     const contents = fakeContents.route(method, path, headers.authorization === undefined ? null : checksAuthorized(headers.authorization));
     if (contents) return reply(contents.status, contents.body);
 
-    const issues = fakeIssues.route(method, path, body, () => {
-      const bearer = /^(?:Bearer|token) (.+)$/.exec(headers.authorization ?? '')?.[1] ?? '';
-      return { appJwt: bearer !== '' && jwtProblem(bearer, publicKey) === null, tokenInstallation: issued.get(bearer) ?? null };
-    });
+    const issues = fakeIssues.route(method, path, body, () => issued.get(/^(?:Bearer|token) (.+)$/.exec(headers.authorization ?? '')?.[1] ?? '') ?? null);
     if (issues) return reply(issues.status, issues.body);
+    const pulls = fakePulls.route(method, path, () => {
+      const bearer = /^(?:Bearer|token) (.+)$/.exec(headers.authorization ?? '')?.[1] ?? '';
+      return { app: jwtProblem(bearer, publicKey) === null, installationId: issued.get(bearer) ?? null, staticToken: options.staticToken !== undefined && bearer === options.staticToken };
+    });
+    if (pulls) return reply(pulls.status, pulls.body);
 
     const checks = /^\/repos\/([^/]+)\/([^/]+)\/(check-runs(?:\/(\d+))?|commits\/([^/]+)\/check-runs)$/.exec(path);
     if (!checks) return notFound();
@@ -338,6 +346,7 @@ export async function startFakeGithub(options: { staticToken?: string } = {}): P
     checkRuns,
     contents: fakeContents.contents,
     issues: fakeIssues.state,
+    pulls: fakePulls.pulls,
     failNext(count, status, match = {}) {
       failRules.push({ remaining: count, status, method: match.method, pathPrefix: match.pathPrefix });
     },

@@ -21,6 +21,8 @@ import { resolveTemporalCli } from '../../src/toolchain';
 import { createDocker } from '../../src/sandbox';
 import { workspaceName } from '../../src/sandbox/workspace';
 import { startFakeGithub, type FakeGithub } from './fakeGithub';
+import { startFakeSlack, type FakeSlack } from './fakeSlack';
+import { startFakeLinear, type FakeLinear } from './fakeLinear';
 import { recordHistories } from './histories';
 
 export interface Harness {
@@ -223,8 +225,26 @@ export function fakeGithub(): FakeGithub {
   return github;
 }
 
+/** The shared harness's Slack (Web API and signed deliveries), `HANGAR_SLACK_API_URL`. */
+let slack: FakeSlack | null = null;
+
+export function fakeSlack(): FakeSlack {
+  if (!slack) throw new Error('the fake Slack is not running (test/support/hooks.ts starts it)');
+  return slack;
+}
+
+/** The local Linear (GraphQL API and webhook sender) of the shared harness. */
+let linear: FakeLinear | null = null;
+
+export function fakeLinear(): FakeLinear {
+  if (!linear) throw new Error('the fake Linear is not running (test/support/hooks.ts starts it)');
+  return linear;
+}
+
 export async function startSharedHarness(): Promise<void> {
   github = await startFakeGithub();
+  slack = await startFakeSlack();
+  linear = await startFakeLinear();
   const upstreamPort = (aiUpstreamPort = await reservePort());
   releases = await mkdtemp(join(tmpdir(), 'hangar-releases-'));
   current = await startHarness({
@@ -235,7 +255,15 @@ export async function startSharedHarness(): Promise<void> {
     HANGAR_GITHUB_API_URL: github.url,
     HANGAR_GITHUB_APP_ID: github.appId,
     HANGAR_GITHUB_APP_PRIVATE_KEY: github.privateKeyPem,
+    HANGAR_SLACK_API_URL: slack.url,
+    // Presence on the machine's real Redis, under a prefix of this run's own (its keys expire
+    // by themselves within two TTLs); a short TTL so the expiry tests wait seconds.
+    REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+    HANGAR_REDIS_PREFIX: `hangar-test-${randomBytes(4).toString('hex')}:`,
+    HANGAR_PRESENCE_TTL_SECONDS: '3',
+    HANGAR_LINEAR_API_URL: linear.graphqlUrl,
   });
+  linear.webhookUrl = `${current.baseUrl}/v1/webhooks/linear`;
 }
 
 export async function stopSharedHarness(): Promise<void> {
@@ -243,6 +271,10 @@ export async function stopSharedHarness(): Promise<void> {
   current = null;
   await github?.close();
   github = null;
+  await slack?.close();
+  slack = null;
+  await linear?.close();
+  linear = null;
   if (releases) await rm(releases, { recursive: true, force: true });
   releases = null;
 }

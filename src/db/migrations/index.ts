@@ -21,6 +21,8 @@ import * as m015 from './015_analytics';
 import * as m016 from './016_skills_registries';
 import * as m017 from './017_connections';
 import * as m018 from './018_plugins';
+import * as m021 from './021_execution_origins';
+import * as m023 from './023_thread_replies';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -46,6 +48,8 @@ const migrations: Array<[string, Migration]> = [
   ['016_skills_registries', m016],
   ['017_connections', m017],
   ['018_plugins', m018],
+  ['021_execution_origins', m021],
+  ['023_thread_replies', m023],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -8,9 +8,10 @@
 import { modeViolation, type AgentId, type ThinkingLevel } from '../../agents/catalog';
 import { CronError, isValidTimeZone, nextFireAt, parseCron } from '../cron';
 import { invalid as invalidInput } from '../errors';
+import { normaliseSentryConfig, type SentryTriggerConfig } from './sentry';
 
-export const GITHUB_EVENTS = ['pull_request.opened', 'pull_request.synchronize', 'pull_request.closed', 'pull_request.merged'] as const;
-export const GITLAB_EVENTS = ['merge_request.opened', 'merge_request.updated', 'merge_request.closed', 'merge_request.merged'] as const;
+export const GITHUB_EVENTS = ['pull_request.opened', 'pull_request.synchronize', 'pull_request.closed', 'pull_request.merged', 'pull_request.command'] as const;
+export const GITLAB_EVENTS = ['merge_request.opened', 'merge_request.updated', 'merge_request.closed', 'merge_request.merged', 'merge_request.command'] as const;
 /** Events that can carry checks (`vcs_check_names`). */
 const CHECK_EVENTS = ['pull_request.opened', 'pull_request.synchronize'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -21,13 +22,22 @@ export interface CronTrigger {
 }
 export interface CodeHostTrigger {
   type: 'github' | 'gitlab';
-  config: { event: string; repository_ids: string[]; excluded_actors: string[] };
+  config: { event: string; repository_ids: string[]; excluded_actors: string[]; group_pr_events: boolean };
+}
+/** Messages in the connected Slack workspace's channels (all of them when `channel_ids` is empty). */
+export interface SlackTrigger {
+  type: 'slack';
+  config: { event: 'message'; channel_ids: string[]; group_thread_replies: boolean };
 }
 export interface CustomTrigger {
   type: 'custom';
   config: Record<string, never>;
 }
-export type Trigger = CronTrigger | CodeHostTrigger | CustomTrigger;
+export interface SentryTrigger {
+  type: 'sentry';
+  config: SentryTriggerConfig;
+}
+export type Trigger = CronTrigger | CodeHostTrigger | SlackTrigger | CustomTrigger | SentryTrigger;
 
 export interface AutomationConfig {
   capabilities: { pr_followups: boolean; read_only_contents: boolean };
@@ -83,7 +93,7 @@ function normaliseTrigger(raw: { type: string; config?: Record<string, unknown> 
     case 'github':
     case 'gitlab': {
       for (const key of Object.keys(config)) {
-        if (!['event', 'repository_ids', 'excluded_actors'].includes(key)) throw invalid(`${at}.${key}: unknown field`);
+        if (!['event', 'repository_ids', 'excluded_actors', 'group_pr_events'].includes(key)) throw invalid(`${at}.${key}: unknown field`);
       }
       const events: readonly string[] = raw.type === 'github' ? GITHUB_EVENTS : GITLAB_EVENTS;
       const event = config.event;
@@ -96,17 +106,40 @@ function normaliseTrigger(raw: { type: string; config?: Record<string, unknown> 
       const excludedActors = stringList(config.excluded_actors, `${at}.excluded_actors`, (v, j) => {
         if (v.trim().length === 0 || v.length > 100) throw invalid(`${at}.excluded_actors.${j}: must be 1 to 100 characters`);
       });
-      return { type: raw.type, config: { event, repository_ids: repositoryIds.map((r) => r.toLowerCase()), excluded_actors: excludedActors } };
+      const group = config.group_pr_events;
+      if (group !== undefined && group !== null && typeof group !== 'boolean') throw invalid(`${at}.group_pr_events: must be a boolean`);
+      return {
+        type: raw.type,
+        config: { event, repository_ids: repositoryIds.map((r) => r.toLowerCase()), excluded_actors: excludedActors, group_pr_events: group ?? false },
+      };
     }
     case 'custom':
       if (Object.keys(config).length > 0) throw invalid(`${at}.${Object.keys(config)[0]}: unknown field (a custom trigger's config is {})`);
       return { type: 'custom', config: {} };
     case 'slack':
+      return normaliseSlackTrigger(config, at);
     case 'sentry':
-      throw invalid(`body.triggers.${i}.type: ${raw.type} triggers wait for the connections work and are not supported yet`);
+      return { type: 'sentry', config: normaliseSentryConfig(config, at, invalid) };
     default:
       throw invalid(`body.triggers.${i}.type: unknown trigger type ${raw.type}`);
   }
+}
+
+/** Public and private channels; direct conversations go to the bot itself, not to automations. */
+const SLACK_CHANNEL_ID = /^[CG][A-Z0-9]{2,39}$/;
+
+/** `{event: "message", channel_ids?, group_thread_replies?}` (interop §10.3); grouping defaults to on. */
+function normaliseSlackTrigger(config: Record<string, unknown>, at: string): SlackTrigger {
+  for (const key of Object.keys(config)) {
+    if (!['event', 'channel_ids', 'group_thread_replies'].includes(key)) throw invalid(`${at}.${key}: unknown field`);
+  }
+  if (config.event !== 'message') throw invalid(`${at}.event: a slack trigger's event must be message`);
+  const channelIds = stringList(config.channel_ids, `${at}.channel_ids`, (v, j) => {
+    if (!SLACK_CHANNEL_ID.test(v)) throw invalid(`${at}.channel_ids.${j}: must be a Slack channel id such as C0123456789`);
+  });
+  const group = config.group_thread_replies;
+  if (group !== undefined && group !== null && typeof group !== 'boolean') throw invalid(`${at}.group_thread_replies: must be a boolean`);
+  return { type: 'slack', config: { event: 'message', channel_ids: channelIds, group_thread_replies: group ?? true } };
 }
 
 /** Validates a whole trigger list (it replaces the stored one) including the duplicate rules. */
@@ -114,13 +147,30 @@ export function normaliseTriggers(raw: Array<{ type: string; config?: Record<str
   const triggers = raw.map(normaliseTrigger);
   if (triggers.filter((t) => t.type === 'cron').length > 1) throw invalid('body.triggers: at most one cron trigger per automation');
   if (triggers.filter((t) => t.type === 'custom').length > 1) throw invalid('body.triggers: at most one custom trigger per automation');
+  if (triggers.filter((t) => t.type === 'slack').length > 1) throw invalid('body.triggers: at most one slack trigger per automation');
   const events = new Set<string>();
   for (const t of triggers) {
-    if (t.type !== 'github' && t.type !== 'gitlab') continue;
-    if (events.has(t.config.event)) throw invalid(`body.triggers: at most one trigger per event; ${t.config.event} appears more than once`);
-    events.add(t.config.event);
+    // Every trigger type with an event (code hosting, sentry): event names differ across providers.
+    const event = 'event' in t.config ? t.config.event : null;
+    if (typeof event !== 'string') continue;
+    if (events.has(event)) throw invalid(`body.triggers: at most one trigger per event; ${event} appears more than once`);
+    events.add(event);
   }
   return triggers;
+}
+
+/**
+ * The manual trigger's `pr` (interop §10.5) needs a GitHub `pull_request.command` trigger that
+ * covers the repository (no `repository_ids`, or a list naming it). Returns why not, or null.
+ */
+export function manualPullRequestRefusal(triggers: ReadonlyArray<{ type: string; config: unknown }>, repositoryId: string): string | null {
+  const command = triggers.find((t) => t.type === 'github' && (t.config as { event?: unknown }).event === 'pull_request.command');
+  if (!command) return 'body.pr: only an automation with a github pull_request.command trigger can be fired for a pull request';
+  const ids = ((command.config as { repository_ids?: string[] }).repository_ids ?? []).map((id) => id.toLowerCase());
+  if (ids.length > 0 && !ids.includes(repositoryId.toLowerCase())) {
+    return `body.pr.repository_id: the pull_request.command trigger does not cover repository ${repositoryId}`;
+  }
+  return null;
 }
 
 export function normaliseConfig(input: ConfigInput | undefined | null, provisioningError: AutomationConfig['provisioning_error'] = null): AutomationConfig {

@@ -70,7 +70,7 @@ export function automationRoutes(automations: AutomationsService): Route[] {
       errors: [400, 401, 403, 404],
       handler: async ({ actor, params, body }) => ({ automation: await automations.update(actor, params.id, body) }),
     }),
-    defineRoute<{ id: string }, Record<string, never>, { payload?: Record<string, unknown> } | undefined>({
+    defineRoute<{ id: string }, Record<string, never>, { payload?: Record<string, unknown>; pr?: { repository_id: string; number: number } } | undefined>({
       method: 'post',
       path: '/v1/automations/:id/trigger',
       operationId: 'triggerAutomation',
@@ -82,7 +82,7 @@ export function automationRoutes(automations: AutomationsService): Route[] {
       bodyOptional: true,
       response: { status: 200, description: 'The execution and its workspace (null if not created yet)', schema: triggerAutomationResponse },
       errors: [400, 401, 403, 404, 503],
-      handler: async ({ actor, params, body }) => automations.trigger(actor, params.id, body?.payload),
+      handler: async ({ actor, params, body }) => automations.trigger(actor, params.id, body?.payload, body?.pr),
     }),
     defineRoute<{ id: string }, { page: number; limit: number }>({
       method: 'get',

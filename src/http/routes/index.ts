@@ -26,6 +26,12 @@ import { mediaRoutes } from './media';
 import { analyticsRoutes } from './analytics';
 import { previewRoutes } from './previews';
 import { pluginRoutes } from './plugins';
+import { connectionRoutes } from './connections';
+import { slackRoutes } from './slack';
+import { presenceRoutes } from './presence';
+import { organizationEventRoutes } from './organizationEvents';
+import { sentryRoutes } from './sentry';
+import { linearRoutes } from './linear';
 
 export function allRoutes(deps: {
   services: Services;
@@ -43,7 +49,7 @@ export function allRoutes(deps: {
   const api: Route[] = [
     ...repositoryRoutes(services.repositories),
     ...replicaRoutes(services.replicas, { legacyCreateTimeoutMs: deps.legacyCreateTimeoutMs }),
-    ...replicaEventRoutes(services.replicas, { logger: deps.logger }),
+    ...replicaEventRoutes(services.replicas, { logger: deps.logger, presence: services.presence }),
     ...replicaChatRoutes(services.replicas),
     ...terminalRoutes(services.terminals),
     ...environmentRoutes(services.environments),
@@ -63,6 +69,12 @@ export function allRoutes(deps: {
     ...analyticsRoutes(services.analytics),
     ...previewRoutes(services.previews),
     ...pluginRoutes(services.plugins),
+    ...connectionRoutes(services.connections),
+    ...slackRoutes(services.slackReceiver, services.slackThreads),
+    ...presenceRoutes(services.presence),
+    ...organizationEventRoutes(services.presence, { logger: deps.logger }),
+    ...sentryRoutes(services.sentryIntake),
+    ...linearRoutes(services.linearWebhooks),
   ];
   const meta = metaRoutes({ probes: deps.probes, openapi: () => buildOpenApi(api, { version: deps.version }) });
   return [...meta, ...api];

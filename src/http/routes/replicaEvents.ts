@@ -5,9 +5,11 @@
 import { once } from 'node:events';
 import type { Context } from 'koa';
 import { invalid } from '../../domain/errors';
+import type { LivePresenceEvent } from '../../events/presence';
 import type { ReplicaEvent } from '../../events/replicaEvents';
 import type { Logger } from '../../logger';
 import { EVENT_ID_PATTERN, eventsQuery, replicaParams } from '../../schemas/replicaChats';
+import type { PresenceService } from '../../services/presence';
 import type { ReplicasService } from '../../services/replicas';
 import { defineRoute, type Route } from '../route';
 
@@ -15,6 +17,8 @@ export interface ReplicaEventRouteDeps {
   logger: Logger;
   /** Comment heartbeat on the events stream (interop §4.13: every 15 s). */
   heartbeatMs?: number;
+  /** Members' presence in this workspace, interleaved as messages without an `id:` (not stored, not replayed). */
+  presence?: Pick<PresenceService, 'followWorkspace'>;
 }
 
 const tag = 'Replicas';
@@ -54,6 +58,10 @@ function openEventStream(ctx: Context) {
       const text = events.map((e) => `id: ${e.id}\ndata: ${JSON.stringify({ id: e.id, ts: e.ts, type: e.type, payload: e.payload })}\n\n`).join('');
       if (!res.write(text)) await Promise.race([once(res, 'drain'), closedSignal]);
     },
+    /** An ephemeral message: no `id:` line, so a client's Last-Event-ID stays on the stored events. */
+    live(event: LivePresenceEvent) {
+      if (!closed) res.write(`data: ${JSON.stringify(event)}\n\n`);
+    },
     comment(text: string) {
       if (!closed) res.write(`: ${text}\n\n`);
     },
@@ -90,7 +98,8 @@ export function replicaEventRoutes(service: ReplicasService, deps: ReplicaEventR
       raw: true,
       response: {
         status: 200,
-        description: 'Messages `id: <event id>` + `data: {id, ts, type, payload}`; a comment heartbeat every 15 s',
+        description:
+          "Messages `id: <event id>` + `data: {id, ts, type, payload}`; members' presence in the workspace as `data: {ts, type, payload}` without an id (`presence.changed`, `presence.left`, as on GET /v1/events; not replayed); a comment heartbeat every 15 s",
         contentType: 'text/event-stream',
       },
       errors: [400, 401, 404],
@@ -104,6 +113,14 @@ export function replicaEventRoutes(service: ReplicasService, deps: ReplicaEventR
           deliver: async (events) => (sse ? sse.send(events) : void early.push(events)),
           onError: (err) => logger.warn('replica events read failed', { replicaId: params.id, requestId: ctx.state.requestId, err: err as Error }),
         });
+        let live: ReturnType<typeof openEventStream> | null = null;
+        const heldPresence: LivePresenceEvent[] = [];
+        const leavePresence = await deps.presence
+          ?.followWorkspace(actor, params.id, (event) => (live ? live.live(event) : void heldPresence.push(event)))
+          .catch(async (err) => {
+            await handle.stop().catch(() => undefined);
+            throw err;
+          });
         const stream = openEventStream(ctx);
         const heartbeat = setInterval(() => {
           stream.comment('heartbeat');
@@ -117,10 +134,13 @@ export function replicaEventRoutes(service: ReplicasService, deps: ReplicaEventR
           clearInterval(heartbeat);
           stream.close();
           handle.stop().catch(() => undefined);
+          leavePresence?.().catch(() => undefined);
         };
         ctx.res.once('close', stop);
         // A client that hung up while the stream was being set up has no 'close' left to fire.
         if (stream.closed) stop();
+        for (const event of heldPresence) stream.live(event);
+        live = stream;
         try {
           while (early.length > 0) await stream.send(early.shift()!);
           sse = stream;

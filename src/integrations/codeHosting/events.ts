@@ -12,10 +12,12 @@ export type TriggerEventName =
   | 'pull_request.synchronize'
   | 'pull_request.closed'
   | 'pull_request.merged'
+  | 'pull_request.command'
   | 'merge_request.opened'
   | 'merge_request.updated'
   | 'merge_request.closed'
-  | 'merge_request.merged';
+  | 'merge_request.merged'
+  | 'merge_request.command';
 
 /** One delivery mapped to a trigger event. */
 export interface CodeHostingEvent {
@@ -45,6 +47,33 @@ export class CodeHostingPayloadError extends Error {
     super(`Webhook payload is missing required field "${field}"`);
     this.name = 'CodeHostingPayloadError';
   }
+}
+
+/**
+ * The text of a bot command: a comment whose first line starts with `/{botName}` followed by
+ * white space and some text (`/hangar fix the tests` → `fix the tests`, later lines included).
+ * The name matches case-insensitively, as logins do; anything else (a mention, `/hangar`
+ * alone, `/hangarbot …`, the command further down the comment) is not a command: null.
+ */
+export function botCommand(body: string | null, botName: string): string | null {
+  if (typeof body !== 'string' || !botName) return null;
+  const text = body.replace(/^\s+/, '');
+  const prefix = `/${botName.toLowerCase()}`;
+  if (text.slice(0, prefix.length).toLowerCase() !== prefix) return null;
+  const rest = text.slice(prefix.length);
+  if (!/^\s/.test(rest)) return null;
+  const command = truncate(rest.trim());
+  return command ? command : null;
+}
+
+/**
+ * Whether a comment's author is the bot itself (its replies must never fire it again): the
+ * bot's login, or the `{name}[bot]` login GitHub gives an App's own comments.
+ */
+export function isBotAuthor(login: string | null, botName: string): boolean {
+  if (typeof login !== 'string') return false;
+  const who = actorKey(login).replace(/\[bot\]$/, '');
+  return who === botName.toLowerCase();
 }
 
 /** Longest body/description kept in a trigger payload, in UTF-16 code units. */
@@ -83,6 +112,14 @@ export function normaliseRepositoryUrl(url: string): string | null {
   // A port only identifies the web server for http(s); an ssh/git port says nothing about https.
   const web = parsed.protocol === 'http:' || parsed.protocol === 'https:';
   return assemble(parsed.hostname, web && parsed.port ? `:${parsed.port}` : '', parsed.pathname);
+}
+
+/** "owner/name" of a repository URL of any form (`https://github.com/acme/app.git` → `acme/app`); null unless exactly two path segments remain. */
+export function repositoryFullNameOf(url: string): string | null {
+  const normalised = normaliseRepositoryUrl(url);
+  if (normalised === null) return null;
+  const path = new URL(normalised).pathname.replace(/^\//, '');
+  return path.split('/').length === 2 ? decodeURIComponent(path) : null;
 }
 
 /** Builds the canonical https form; null when no repository path is left. */

@@ -58,10 +58,12 @@ export interface GithubApi {
    * resolves on 2xx, throws GithubApiError otherwise. A 401 drops a cached installation token.
    */
   request(installationId: number | null | undefined, method: string, path: string, body?: unknown, options?: GithubRequestOptions): Promise<GithubAnswer>;
-  /** Whether calls go as a GitHub App (installation tokens) rather than with a static token. */
-  readonly usesApp: boolean;
-  /** One call as the App itself (its JWT), e.g. `GET /repos/{owner}/{repo}/installation`; App credentials only. */
-  appRequest(method: string, path: string, options?: GithubRequestOptions): Promise<GithubAnswer>;
+  /**
+   * The installation of the App on a repository (`GET /repos/{owner}/{repo}/installation`,
+   * authenticated as the App itself); null without App credentials, where no installation is
+   * needed. Throws GithubApiError 404 when the App is not installed there.
+   */
+  repositoryInstallation(repository: string, options?: GithubRequestOptions): Promise<number | null>;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -212,12 +214,17 @@ export function createGithubApi(config: GithubApiConfig): GithubApi {
     }
   }
 
-  async function appRequest(method: string, path: string, options?: GithubRequestOptions): Promise<GithubAnswer> {
-    if (!useApp) throw new GithubApiError('GitHub App credentials are not configured (need an App id and private key)', 0, false);
-    return call(method, path, appJwt(), undefined, options);
+  async function repositoryInstallation(repository: string, options?: GithubRequestOptions): Promise<number | null> {
+    if (!useApp) return null;
+    const [owner, name, extra] = repository.split('/');
+    if (!owner || !name || extra !== undefined) throw new GithubApiError('a repository is named "owner/name"', 0, false);
+    const { body } = await call('GET', `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}/installation`, appJwt(), undefined, options);
+    const id = (body as { id?: unknown } | null)?.id;
+    if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) throw new GithubApiError('GitHub installation answer has no id', 0, false);
+    return id;
   }
 
-  return { configured, usesApp: useApp, request, appRequest };
+  return { configured, request, repositoryInstallation };
 }
 
 /** Rate limits and server-side failures pass; other client errors will fail the same way again. */

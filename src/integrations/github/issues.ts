@@ -28,14 +28,11 @@ export function createGithubIssuesClient(api: GithubApi): GithubIssuesClient {
   const installations = new Map<string, { id: number; until: number }>();
 
   async function installationOf(repository: string, options?: GithubRequestOptions): Promise<number | null> {
-    if (!api.usesApp) return null;
     const key = repository.toLowerCase();
     const cached = installations.get(key);
     if (cached && Date.now() < cached.until) return cached.id;
-    const { body } = await api.appRequest('GET', `${repoPath(repository)}/installation`, options);
-    const id = (body as { id?: unknown } | null)?.id;
-    if (typeof id !== 'number') throw new GithubApiError(`GitHub named no App installation for ${repository}`, 0, false);
-    installations.set(key, { id, until: Date.now() + INSTALLATION_TTL_MS });
+    const id = await api.repositoryInstallation(repository, options);
+    if (id !== null) installations.set(key, { id, until: Date.now() + INSTALLATION_TTL_MS });
     return id;
   }
 

@@ -1,9 +1,9 @@
 /**
  * GitLab webhook deliveries: the `X-Gitlab-Token` check and the mapping of merge request
- * events to trigger events. Pure: the HTTP layer hands in headers and bodies.
+ * events, and of `/{botName}` notes on merge requests, to trigger events. Pure: the HTTP layer hands in headers and bodies.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { asRecord, bool, CodeHostingPayloadError, int, presentStrings, str, truncate, type CodeHostingEvent, type TriggerEventName } from '../codeHosting/events';
+import { asRecord, bool, botCommand, CodeHostingPayloadError, int, isBotAuthor, presentStrings, str, truncate, type CodeHostingEvent, type TriggerEventName } from '../codeHosting/events';
 
 /** Constant-time comparison of `X-Gitlab-Token` with the configured token (false when either is empty/missing; must not leak length through early return timing more than unavoidable — hash both sides first). */
 export function verifyGitlabToken(expected: string, header: string | undefined): boolean {
@@ -21,9 +21,20 @@ const GITLAB_ACTIONS: Readonly<Record<string, TriggerEventName>> = {
   merge: 'merge_request.merged',
 };
 
-/** Maps a GitLab delivery (X-Gitlab-Event header, e.g. "Merge Request Hook", + body with object_kind 'merge_request'). Same null/throw rules as `parseGithubEvent`. */
-export function parseGitlabEvent(eventName: string, body: unknown): CodeHostingEvent | null {
-  if (typeof eventName !== 'string' || eventName.trim().toLowerCase() !== 'merge request hook') return null;
+/** What the GitLab mapping needs beyond the delivery: the bot's name, for `/{botName}` commands. */
+export interface GitlabParseOptions {
+  botName?: string;
+}
+
+/**
+ * Maps a GitLab delivery (X-Gitlab-Event header, "Merge Request Hook" with object_kind
+ * 'merge_request', or "Note Hook" for a `/{botName}` comment on a merge request). Same
+ * null/throw rules as `parseGithubEvent`.
+ */
+export function parseGitlabEvent(eventName: string, body: unknown, options: GitlabParseOptions = {}): CodeHostingEvent | null {
+  const kind = typeof eventName === 'string' ? eventName.trim().toLowerCase() : '';
+  if (kind === 'note hook') return parseCommand(body, options.botName ?? 'hangar');
+  if (kind !== 'merge request hook') return null;
   const root = asRecord(body);
   if (!root) throw new CodeHostingPayloadError('body');
   // The header is authoritative; a body that says it is something else is not ours to map.
@@ -41,38 +52,89 @@ export function parseGitlabEvent(eventName: string, body: unknown): CodeHostingE
   const fullName = project ? str(project.path_with_namespace) : null;
   if (!project || fullName === null) throw new CodeHostingPayloadError('project.path_with_namespace');
 
-  const projectId = int(project.id);
   const sender = str(asRecord(root.user)?.username);
-  const headSha = str(asRecord(attrs.last_commit)?.id);
-
+  const mergeRequest = mergeRequestPayload(number, attrs, sender);
   return {
-    provider: 'gitlab',
+    ...projectOf(project, fullName),
     event,
-    repositoryUrls: presentStrings([project.web_url, project.git_http_url, project.git_ssh_url, project.http_url, project.ssh_url]),
-    repositoryFullName: fullName,
     number,
     actor: sender,
-    headSha,
+    headSha: mergeRequest.head.sha,
     installationId: null,
-    projectId,
+    payload: { provider: 'gitlab', event, action, repository: projectPayload(project, fullName), merge_request: mergeRequest, sender },
+  };
+}
+
+/** A merge request as a run's trigger payload shows it (the hook's `object_attributes`, or a note hook's `merge_request`). */
+function mergeRequestPayload(number: number, mr: Record<string, unknown>, author: string | null) {
+  return {
+    number,
+    title: str(mr.title),
+    url: str(mr.url),
+    state: str(mr.state),
+    draft: bool(mr.draft) ?? bool(mr.work_in_progress) ?? false,
+    // GitLab's hook bodies carry only author_id on the merge request.
+    author,
+    head: { ref: str(mr.source_branch), sha: str(asRecord(mr.last_commit)?.id) },
+    base: { ref: str(mr.target_branch) },
+    description: truncate(str(mr.description)),
+  };
+}
+
+function projectOf(project: Record<string, unknown>, fullName: string) {
+  return {
+    provider: 'gitlab' as const,
+    repositoryUrls: presentStrings([project.web_url, project.git_http_url, project.git_ssh_url, project.http_url, project.ssh_url]),
+    repositoryFullName: fullName,
+    projectId: int(project.id),
+  };
+}
+
+const projectPayload = (project: Record<string, unknown>, fullName: string) => ({ full_name: fullName, url: str(project.web_url), project_id: int(project.id) });
+
+/**
+ * "Note Hook" → `merge_request.command`: a new, non-system note on a merge request whose first
+ * line is `/{botName} <text>`, by anyone but the bot itself. The hook's `merge_request` carries
+ * the head commit (`last_commit`), so unlike GitHub's comment the payload names it.
+ */
+function parseCommand(body: unknown, botName: string): CodeHostingEvent | null {
+  const root = asRecord(body);
+  if (!root) throw new CodeHostingPayloadError('body');
+  if (root.object_kind !== undefined && root.object_kind !== 'note') return null;
+  const note = asRecord(root.object_attributes);
+  if (!note) throw new CodeHostingPayloadError('object_attributes');
+  if (str(note.noteable_type) !== 'MergeRequest' || note.system === true) return null;
+  // `action` arrived in GitLab 16.11; older hooks fire on creation only.
+  const action = str(note.action);
+  if (action !== null && action !== 'create') return null;
+  const text = botCommand(str(note.note), botName);
+  if (text === null) return null;
+  const commenter = str(asRecord(root.user)?.username);
+  if (isBotAuthor(commenter, botName)) return null;
+  const mr = asRecord(root.merge_request);
+  if (!mr) throw new CodeHostingPayloadError('merge_request');
+  const number = int(mr.iid);
+  if (number === null) throw new CodeHostingPayloadError('merge_request.iid');
+  const project = asRecord(root.project);
+  const fullName = project ? str(project.path_with_namespace) : null;
+  if (!project || fullName === null) throw new CodeHostingPayloadError('project.path_with_namespace');
+  const event: TriggerEventName = 'merge_request.command';
+  const mergeRequest = mergeRequestPayload(number, mr, null);
+  return {
+    ...projectOf(project, fullName),
+    event,
+    number,
+    actor: commenter,
+    headSha: mergeRequest.head.sha,
+    installationId: null,
     payload: {
       provider: 'gitlab',
       event,
-      action,
-      repository: { full_name: fullName, url: str(project.web_url), project_id: projectId },
-      merge_request: {
-        number,
-        title: str(attrs.title),
-        url: str(attrs.url),
-        state: str(attrs.state),
-        draft: bool(attrs.draft) ?? bool(attrs.work_in_progress) ?? false,
-        // GitLab's hook body carries only author_id on the merge request; `user` is who acted.
-        author: sender,
-        head: { ref: str(attrs.source_branch), sha: headSha },
-        base: { ref: str(attrs.target_branch) },
-        description: truncate(str(attrs.description)),
-      },
-      sender,
+      action: 'create',
+      repository: projectPayload(project, fullName),
+      merge_request: mergeRequest,
+      command: { text, author: commenter, note_id: int(note.id), url: str(note.url) },
+      sender: commenter,
     },
   };
 }

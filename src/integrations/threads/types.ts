@@ -11,47 +11,10 @@
  *   turn in the thread's chat the adapter posts the agent's answer back (`reply`).
  */
 
-export type ThreadProvider = 'slack' | 'linear' | 'github' | 'gitlab';
+import type { InboundThreadMessage, ThreadAuthor, ThreadClosed, ThreadProvider } from '../../../workflows/shared';
 
-/** A person on the provider's side, as the delivery names them. */
-export interface ThreadAuthor {
-  /** Slack user id, Linear user id, GitHub/GitLab login. */
-  externalId: string;
-  name?: string | null;
-  /** When the delivery carries it (Linear, GitLab); otherwise the adapter may look it up. */
-  email?: string | null;
-}
-
-/** One new message in a thread, for its workspace. */
-export interface InboundThreadMessage {
-  provider: ThreadProvider;
-  organizationId: string;
-  /** The organization's connection (Slack, Linear); null for GitHub/GitLab (the deployment's app). */
-  connectionId: string | null;
-  /** Stable per thread within the organization, e.g. `T1:C1:1700000000.000100`, a Linear issue id, `owner/repo#12`. */
-  threadKey: string;
-  /** Unique per delivery: deduplication and the workflow id. At most 200 characters of [A-Za-z0-9._:-]. */
-  deliveryId: string;
-  /** What the workspace's agent is told (already the new messages only, formatted). */
-  text: string;
-  author: ThreadAuthor;
-  /** `[env:name]` found in the text: the environment a new workspace uses. */
-  environmentName?: string | null;
-  /** A new workspace's name. */
-  title?: string | null;
-  /** What the adapter needs to answer in the thread (channel and ts, issue id, repository and number…); stored on the thread. */
-  reference: Record<string, unknown>;
-  /** Provider position of this message (Slack ts, comment id): kept as the thread's cursor. */
-  cursor?: string | null;
-}
-
-/** The thread ended (the issue or pull request was closed): the workspace's lifecycle policy applies. */
-export interface ThreadClosed {
-  provider: ThreadProvider;
-  organizationId: string;
-  threadKey: string;
-  deliveryId: string;
-}
+// The messages a thread's workflow carries are part of the workflow contract (workflows/shared.ts).
+export type { InboundThreadMessage, ThreadAuthor, ThreadClosed, ThreadProvider };
 
 /** A thread as stored (`integration_threads`). */
 export interface ThreadBinding {

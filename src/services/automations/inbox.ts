@@ -32,12 +32,6 @@ export interface InboxItem {
   /** The debounce key: `custom`, or `pr:{repositoryId}:{number}` for code-hosting events. */
   key: string;
   payload: Record<string, unknown>;
-  /**
-   * Group into an earlier run's workspace (`group_pr_events`, `group_thread_replies`): when this
-   * automation already has a live workspace from an event of the same key, the run sends the
-   * prompt there as a follow-up message instead of creating a workspace.
-   */
-  group?: boolean;
 }
 
 /** Delivery ids are remembered this long (the requirement is at least 72 hours). */

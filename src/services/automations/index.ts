@@ -14,6 +14,8 @@ import { checkCrossFieldRules, cronMirror, normaliseConfig, normaliseTriggers } 
 import { forbidden, notFound } from '../../domain/errors';
 import type { TemporalGateway } from '../../temporal/gateway';
 import type { EnvironmentReferenceCheck } from '../environments';
+import type { GithubPullRequestReader } from '../../integrations/github/pulls';
+import { createPullRequestContext, type ManualPullRequest } from './pullRequestContext';
 import { createAutomationReferenceChecks } from './references';
 import { serializeAutomation, serializeExecution } from './serialize';
 import type { CreateAutomationInput, ListAutomationsQuery, UpdateAutomationInput } from './types';
@@ -35,7 +37,7 @@ export const automationEnvironmentReferenceCheck =
   };
 
 export function createAutomationsService(deps: {
-  repos: Pick<Repositories, 'transact' | 'automations' | 'automationExecutions' | 'environments' | 'codeRepositories'>;
+  repos: Pick<Repositories, 'transact' | 'automations' | 'automationExecutions' | 'automationInbox' | 'environments' | 'codeRepositories'>;
   secretBox: SecretBox;
   isModelAllowed(organizationId: string, agent: AgentId, model: string): Promise<boolean>;
   /** Starts `run/{executionId}` workflows (manual triggers). */
@@ -44,6 +46,8 @@ export function createAutomationsService(deps: {
   triggerWaitMs?: number;
   /** Told after every committed create, update and delete (event routing caches listen). */
   onChanged?: () => Promise<void>;
+  /** Reads a pull request from GitHub for a manual trigger's `pr`. */
+  pullRequests: GithubPullRequestReader;
 }) {
   const { secretBox } = deps;
   const { automations: repo, automationExecutions: executions } = deps.repos;
@@ -52,6 +56,8 @@ export function createAutomationsService(deps: {
     repositories: deps.repos.codeRepositories,
     isModelAllowed: deps.isModelAllowed,
   });
+
+  const pullRequestContext = createPullRequestContext({ repositories: deps.repos.codeRepositories, pullRequests: deps.pullRequests });
 
   const serialize = (row: AutomationRow) => serializeAutomation(row, secretBox);
 
@@ -194,17 +200,24 @@ export function createAutomationsService(deps: {
      * automation's config snapshot, starts `run/{executionId}`, then waits up to
      * `triggerWaitMs` (15 s) for the run to record its workspace — `workspace_id` is null if
      * it has not yet. Same access rules as reading the automation. A disabled automation can
-     * still be fired by hand (`enabled` gates only the automatic triggers).
+     * still be fired by hand (`enabled` gates only the automatic triggers). With `pr`, the run
+     * is the pull request's, as if its event had arrived: the pull request is read from GitHub
+     * and the execution is recorded as that pull request's event (`pullRequestContext.ts`).
      */
-    async trigger(actor: Actor, id: string, payload: Record<string, unknown> | undefined) {
+    async trigger(actor: Actor, id: string, payload: Record<string, unknown> | undefined, pr?: ManualPullRequest) {
       const row = await access(actor, id);
       const executionId = randomUUID();
-      await executions.insertPending({
+      const context = pr ? await pullRequestContext.resolve(row, pr, payload) : null;
+      const pending = {
         id: executionId,
         automationId: row.id,
         organizationId: row.organization_id,
-        payload: payload ?? {},
+        payload: context?.payload ?? payload ?? {},
         config: normaliseConfig(row.config, null),
+      };
+      await deps.repos.transact(async (trx) => {
+        await executions.insertPending(pending, trx);
+        if (context) await deps.repos.automationInbox.recordEvent({ automationId: row.id, debounceKey: context.key, executionId, payload: context.payload }, trx);
       });
       try {
         await deps.temporal.startAutomationRun({ executionId, automationId: row.id, organizationId: row.organization_id });

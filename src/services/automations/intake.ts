@@ -56,6 +56,8 @@ export function createAutomationIntake(deps: {
   bus: EventBus;
   github: { webhookSecret?: string };
   gitlab: { webhookToken?: string };
+  /** The code-hosting bot's name: `/{botName} …` on a pull request is a command. */
+  botName: string;
   logger: Logger;
   /** Analytics counts pull requests opened, merged and closed from the same deliveries (idempotent per delivery). */
   pullRequests?: { recordPullRequest(provider: 'github' | 'gitlab', event: CodeHostingEvent, deliveryId: string | undefined): Promise<unknown> };
@@ -108,6 +110,7 @@ export function createAutomationIntake(deps: {
       const trigger = row.triggers.find((t) => t.type === event.provider && (t.config as { event?: string }).event === event.event);
       const config = (trigger?.config ?? {}) as { repository_ids?: string[]; excluded_actors?: string[] };
       if (config.repository_ids?.length && !config.repository_ids.includes(row.repository_id)) continue;
+      // A command's actor is its commenter: an excluded login cannot command the bot either.
       if (isExcludedActor(event.actor, config.excluded_actors ?? [])) continue;
       const payload: Record<string, unknown> = { ...event.payload, repository_id: row.repository_id };
       if (event.installationId !== null) payload.installation_id = event.installationId;
@@ -166,7 +169,7 @@ export function createAutomationIntake(deps: {
         throw new DomainError('unauthenticated', 'Invalid webhook signature', 'X-Hub-Signature-256 does not match the body');
       }
       const body = githubBody(req, parseJson);
-      const event = mapped(() => parseGithubEvent(header(req, 'x-github-event') ?? '', body));
+      const event = mapped(() => parseGithubEvent(header(req, 'x-github-event') ?? '', body, { botName: deps.botName }));
       return deliver('github', event, header(req, 'x-github-delivery'));
     },
 
@@ -176,7 +179,7 @@ export function createAutomationIntake(deps: {
       if (!expected) throw new DomainError('unauthenticated', 'Invalid webhook token', 'no GitLab webhook token is configured on this service');
       if (!verifyGitlabToken(expected, header(req, 'x-gitlab-token'))) throw new DomainError('unauthenticated', 'Invalid webhook token', 'X-Gitlab-Token does not match');
       const body = parseJson(req.body);
-      const event = mapped(() => parseGitlabEvent(header(req, 'x-gitlab-event') ?? '', body));
+      const event = mapped(() => parseGitlabEvent(header(req, 'x-gitlab-event') ?? '', body, { botName: deps.botName }));
       return deliver('gitlab', event, header(req, 'x-gitlab-event-uuid'));
     },
 

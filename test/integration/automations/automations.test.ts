@@ -97,8 +97,8 @@ describe('automations API', () => {
     });
     expect(a.vcs_check_names).to.deep.equal(['hangar/review']);
     expect(a.triggers).to.deep.equal([
-      { type: 'github', config: { event: 'pull_request.opened', repository_ids: [], excluded_actors: [] } },
-      { type: 'gitlab', config: { event: 'merge_request.opened', repository_ids: [], excluded_actors: [] } },
+      { type: 'github', config: { event: 'pull_request.opened', repository_ids: [], excluded_actors: [], group_pr_events: false } },
+      { type: 'gitlab', config: { event: 'merge_request.opened', repository_ids: [], excluded_actors: [], group_pr_events: false } },
     ]);
     expect(a.config.capabilities).to.deep.equal({ pr_followups: true, read_only_contents: false });
     expect(a.config.preferences).to.deep.equal({ keep_open_on_pr_merge: false, keep_open_on_pr_close: false });
@@ -203,10 +203,11 @@ describe('automations API', () => {
       const { api, body } = await automationOrg();
       const a = (await api.post('/v1/automations', body())).body.automation;
       const before = new Date();
-      const moved = (await api.patch(`/v1/automations/${a.id}`, { triggers: [cron('*/5 * * * *', 'America/New_York'), PR_OPENED] })).body.automation;
+      // Minutes 1, 6, … never meet the default '0 3 * * *' (Paris), so the two next fires always differ.
+      const moved = (await api.patch(`/v1/automations/${a.id}`, { triggers: [cron('1-59/5 * * * *', 'America/New_York'), PR_OPENED] })).body.automation;
       expect(moved.triggers).to.have.length(2);
-      expect(moved).to.include({ cron_expression: '*/5 * * * *', cron_timezone: 'America/New_York' });
-      within(moved.cron_next_fire_at, nextFireAt(parseCron('*/5 * * * *'), 'America/New_York', before));
+      expect(moved).to.include({ cron_expression: '1-59/5 * * * *', cron_timezone: 'America/New_York' });
+      within(moved.cron_next_fire_at, nextFireAt(parseCron('1-59/5 * * * *'), 'America/New_York', before));
       expect(moved.cron_next_fire_at).to.not.equal(a.cron_next_fire_at);
 
       const tz = (await api.patch(`/v1/automations/${a.id}`, { triggers: [cron('0 9 * * 1', 'Asia/Tokyo')] })).body.automation;
@@ -452,7 +453,7 @@ describe('automations API', () => {
       const foreign = await harness().admin.addRepository({ organizationId: other.org.organization_id, url: 'https://example.com/other/web.git' });
       const ok = await api.post('/v1/automations', body({ triggers: [{ type: 'github', config: { event: 'pull_request.opened', repository_ids: [repo.id], excluded_actors: ['dependabot[bot]'] } }] }));
       expect(ok.status).to.equal(201);
-      expect(ok.body.automation.triggers[0].config).to.deep.equal({ event: 'pull_request.opened', repository_ids: [repo.id], excluded_actors: ['dependabot[bot]'] });
+      expect(ok.body.automation.triggers[0].config).to.deep.equal({ event: 'pull_request.opened', repository_ids: [repo.id], excluded_actors: ['dependabot[bot]'], group_pr_events: false });
       const bad = await api.post('/v1/automations', body({ triggers: [{ type: 'gitlab', config: { event: 'merge_request.opened', repository_ids: [repo.id, foreign.id] } }] }));
       expect(bad.status).to.equal(404);
       expect(errorOf(bad)).to.deep.equal({

@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import { createAutomationCheckActivities } from '../../../activities/automationChecks';
 import { createAutomationEventActivities } from '../../../activities/automationEvents';
 import { createAutomationRunActivities } from '../../../activities/automationRuns';
+import { createWorkspaceRecords } from '../../../activities/workspaceRecords';
 import { createGithubChecksClient } from '../../../src/integrations/github/checks';
 import { createAutomationInbox } from '../../../src/services/automations/inbox';
 import { createLogger } from '../../../src/logger';
@@ -46,13 +47,13 @@ describe('automation runs survive retried activities', function () {
   it('a workspace created but not recorded before the worker died is found again, not created twice', async () => {
     const { org, api, automation } = await setup([CUSTOM]);
     const { config, database } = harness();
-    const runs = createAutomationRunActivities({
+    const records = createWorkspaceRecords({
       repos: database.repos,
       secretBox: createSecretBox(config.encryptionKeys),
       events: createReplicaEventEmitter(database.repos.replicaEvents, database.bus),
       timings: { idleMs: config.workspaceIdleMs, archiveAfterMs: config.workspaceArchiveAfterMs, historyLimit: config.workspaceHistoryLimit },
-      logger,
     });
+    const runs = createAutomationRunActivities({ repos: database.repos, records, logger });
     const executionId = await pendingExecution(automation.id, org.organization_id);
     const first = ((await retried(runs.createRunWorkspace, executionId)) as RunWorkspace).workspace.replicaId;
     // The worker "died" after writing the workspace: the execution never learnt its id.
@@ -74,8 +75,11 @@ describe('automation runs survive retried activities', function () {
       logger,
     });
     const headSha = randomUUID().replace(/-/g, '').padEnd(40, 'a');
-    const payload = { provider: 'github', repository: { full_name: 'acme/once' }, pull_request: { head: { sha: headSha } }, installation_id: 9 };
+    const repo = await harness().admin.addRepository({ organizationId: org.organization_id, url: `https://github.com/acme/once-${randomUUID()}` });
+    const payload = { provider: 'github', repository: { full_name: 'acme/once' }, pull_request: { number: 3, head: { sha: headSha } }, repository_id: repo.id, installation_id: 9 };
     const executionId = await pendingExecution(automation.id, org.organization_id, payload);
+    // The run came from that pull request's event: only such a run reports checks.
+    await db()('automation_events').insert({ automation_id: automation.id, debounce_key: `pr:${repo.id}:3`, execution_id: executionId, payload: JSON.stringify(payload) });
     expect(await retried(checks.openRunChecks, executionId)).to.equal(1);
     await db()('automation_checks').where({ execution_id: executionId }).delete();
     expect(await retried(checks.openRunChecks, executionId)).to.equal(1);

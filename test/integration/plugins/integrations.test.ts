@@ -4,7 +4,6 @@
  * GitHub App; no GitLab credentials), Slack and Linear when the organization is connected.
  */
 import { expect } from 'chai';
-import { createSecretBox } from '../../../src/crypto/secretBox';
 import { harness } from '../../support/harness';
 import { as, newOrg, request } from '../../support/http';
 import { expectShape } from '../../support/originalShapes';
@@ -15,7 +14,7 @@ describe('plugins: integrations of a workspace without plugins', function () {
   it('follows the repositories, the deployment credentials and the connections', async () => {
     const org = await newOrg('integrations');
     const api = as(org.org_api_key);
-    const { admin, database } = harness();
+    const { admin } = harness();
     const github = await admin.addRepository({ organizationId: org.organization_id, url: 'https://github.com/acme/service' });
     const gitlab = await admin.addRepository({ organizationId: org.organization_id, url: 'git@gitlab.com:acme/tools.git' });
     const create = async (name: string, repositoryId: string | null) => {
@@ -40,10 +39,12 @@ describe('plugins: integrations of a workspace without plugins', function () {
       expect(await integrations(onGitlab)).to.deep.equal(none);
       expect(await integrations(bare)).to.deep.equal(none);
 
-      const sealed = createSecretBox(harness().config.encryptionKeys).seal('{}');
-      for (const provider of ['slack', 'linear'] as const) {
-        await database.repos.connections.insert({ organization_id: org.organization_id, provider, external_id: `${provider}-${org.organization_id}`, name: provider, settings: {}, secrets_sealed: sealed, created_by: null });
-      }
+      // The organization connects Slack and Linear (/v1/connections, admins).
+      const connect = (body: unknown) => api.post('/v1/connections', body);
+      expect((await connect({ provider: 'slack', external_id: `T${Date.now()}`, name: 'acme', secrets: { bot_token: 'xoxb-test', signing_secret: 'signing' } })).status).to.equal(201);
+      expect(await integrations(bare)).to.deep.equal({ ...none, slack: true });
+      const linear = await connect({ provider: 'linear', external_id: `lin-${org.organization_id}`, name: 'acme', secrets: { access_token: 'lin_test', webhook_secret: 'whs' }, settings: { app_user_id: 'app-user' } });
+      expect(linear.status, JSON.stringify(linear.body)).to.equal(201);
       expect(await integrations(bare)).to.deep.equal({ ...none, slack: true, linear: true });
       expect(await integrations(onGithub)).to.deep.equal({ ...none, github: true, slack: true, linear: true });
     } finally {

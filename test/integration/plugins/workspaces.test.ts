@@ -38,7 +38,8 @@ describe('plugins: in workspaces', function () {
     aliceKey = (await harness().admin.createUser({ organizationId: org.organization_id, email: 'alice@ws-plugins.test' })).personal_api_key;
     const bobKey = (await harness().admin.createUser({ organizationId: org.organization_id, email: 'bob@ws-plugins.test' })).personal_api_key;
     await harness().admin.addRepository({ organizationId: org.organization_id, url: 'https://github.com/acme/app' });
-    fakeGithub().issues.installations.set('acme/app', INSTALLATION);
+    // The App is installed on the repository, whose pull request 17 the agent comments on.
+    fakeGithub().pulls.put({ repository: 'acme/app', number: 17, headSha: 'a'.repeat(40), installationId: INSTALLATION });
 
     const orgDocs = await admin.post('/v1/plugins', {
       slug: 'docs',

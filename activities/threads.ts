@@ -1,0 +1,174 @@
+/**
+ * The worker side of threads routed to workspaces (`thread-event/…` workflows and the replies
+ * after each turn). A thread's row is locked while its workspace is decided, so two messages of
+ * one thread arriving together make one workspace; the provider's `ThreadAdapter` collects the
+ * new messages before and answers in the thread after.
+ */
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Repositories, Transaction } from '../src/db';
+import type { ReplicaRow } from '../src/db/replicasRepository';
+import type { Actor } from '../src/domain/actor';
+import { nameBasedUuid } from '../src/domain/automations/run';
+import type { IdentityProvider } from '../src/db/connectionsRepository';
+import type { InboundThreadMessage, ThreadAdapter, ThreadBinding, ThreadClosed, ThreadProvider, ThreadRouting } from '../src/integrations/threads/types';
+import type { Logger } from '../src/logger';
+import type { LifecyclePolicy, LifecycleRequest, WorkspaceInput } from '../workflows/shared';
+import type { WorkspaceRecords } from './workspaceRecords';
+
+export interface ThreadActivityDeps {
+  repos: Pick<Repositories, 'transact' | 'replicas' | 'replicaMessages' | 'integrationThreads' | 'connections' | 'identity' | 'environments' | 'organizationSettings'>;
+  records: WorkspaceRecords;
+  adapters: ThreadAdapter[];
+  logger: Logger;
+}
+
+export interface RoutedThreadMessage {
+  bindingId: string;
+  routing: ThreadRouting;
+  /** Set when the workflow must start the workspace (a new one); otherwise it is signalled. */
+  start: WorkspaceInput | null;
+}
+
+/** What closing a thread does to its workspace, by the workspace's lifecycle policy. */
+export const closeRequest = (policy: LifecyclePolicy): LifecycleRequest =>
+  policy === 'archive_when_done' ? 'archive' : policy === 'delete_after_inactivity' ? 'delete' : 'sleep';
+
+const PR_URL = /https?:\/\/[^\s<>()"'`]+?\/(?:pull\/\d+|-\/merge_requests\/\d+)/g;
+
+/** Pull and merge request URLs in a text, each once, in order. */
+export function pullRequestUrls(text: string): string[] {
+  return [...new Set(text.match(PR_URL) ?? [])];
+}
+
+/** A thread's workspace and message ids derive from the thread and the delivery, so a retry makes the same ones. */
+const workspaceIdFor = (bindingId: string, deliveryId: string): string => nameBasedUuid(`hangar:thread-workspace:${bindingId}:${deliveryId}`);
+const messageIdFor = (deliveryId: string): string => nameBasedUuid(`hangar:thread-message:${deliveryId}`);
+
+export function createThreadActivities(deps: ThreadActivityDeps) {
+  const { replicas, integrationThreads: threads, connections, identity, environments, organizationSettings } = deps.repos;
+  const adapters = new Map<ThreadProvider, ThreadAdapter>(deps.adapters.map((a) => [a.provider, a]));
+  const adapterFor = (provider: ThreadProvider): ThreadAdapter => {
+    const adapter = adapters.get(provider);
+    if (!adapter) throw ApplicationFailure.nonRetryable(`no thread adapter for ${provider}`, 'InvalidInput');
+    return adapter;
+  };
+
+  /** The Hangar member behind a provider identity: a linked identity, else the same verified email. */
+  async function memberOf(message: InboundThreadMessage, binding: ThreadBinding): Promise<string | null> {
+    const provider = message.provider as IdentityProvider;
+    const linked = await connections.identityOf(message.organizationId, provider, message.author.externalId);
+    if (linked) return linked.user_id;
+    const email = message.author.email ?? (await adapterFor(message.provider).authorEmail?.(binding, message.author).catch(() => null)) ?? null;
+    if (!email) return null;
+    const user = await identity.findUserByEmail(message.organizationId, email);
+    if (!user) return null;
+    const link = await connections.linkIfAbsent({
+      organization_id: message.organizationId,
+      user_id: user.id,
+      provider,
+      external_user_id: message.author.externalId,
+      external_name: message.author.name ?? null,
+      email,
+      linked_via: 'email',
+    });
+    return link?.user_id ?? user.id;
+  }
+
+  /** `[env:name]`: a team environment of that name, or the member's personal one; else the organization default, else Global. */
+  async function environmentFor(organizationId: string, userId: string | null, name: string | null | undefined, trx: Transaction): Promise<string> {
+    if (name) {
+      const found = await environments.findByName(organizationId, name, userId, trx);
+      if (found) return found.id;
+    }
+    const settings = await organizationSettings.find(organizationId, trx);
+    if (settings?.default_environment_id) return settings.default_environment_id;
+    const global = await environments.findGlobal(organizationId, trx);
+    if (!global) throw ApplicationFailure.nonRetryable('the organization has no Global environment', 'InvalidInput');
+    return global.id;
+  }
+
+  const usable = (row: ReplicaRow | null): row is ReplicaRow => !!row && !row.deleted_at && row.status !== 'error';
+
+  return {
+    /**
+     * Finds or creates the thread's workspace and queues the message in the thread's chat. A
+     * deleted (or failed) workspace is replaced by a new one. Idempotent per delivery: the
+     * workspace and message ids derive from it.
+     */
+    async routeThreadMessage(message: InboundThreadMessage): Promise<RoutedThreadMessage> {
+      const key = { organizationId: message.organizationId, provider: message.provider, threadKey: message.threadKey };
+      const before = (await threads.find(key)) ?? (await deps.repos.transact((trx) => threads.lockOrCreate({ ...key, connectionId: message.connectionId, reference: message.reference }, trx)));
+      const adapter = adapterFor(message.provider);
+      const expanded = adapter.expand ? await adapter.expand(before, message) : { text: message.text, cursor: message.cursor ?? null };
+      const userId = await memberOf(message, before);
+      const reference = { ...before.reference, ...message.reference };
+
+      return deps.repos.transact(async (trx) => {
+        const binding = await threads.lockOrCreate({ ...key, connectionId: message.connectionId, reference: message.reference }, trx);
+        const current = binding.replicaId ? await replicas.find(binding.replicaId, trx) : null;
+        if (usable(current)) {
+          const sender = userId ?? binding.userId;
+          const queued = await deps.records.followUp(current, { chatId: binding.chatId, messageId: messageIdFor(message.deliveryId), text: expanded.text, senderUserId: sender }, trx);
+          await threads.bind(binding.id, { replicaId: current.id, chatId: queued.chatId, reference, cursor: expanded.cursor }, trx);
+          const waking = current.status === 'sleeping' || current.status === 'archived';
+          return { bindingId: binding.id, routing: { replicaId: current.id, chatId: queued.chatId, messageId: queued.messageId, created: false, waking }, start: null };
+        }
+        const replicaId = workspaceIdFor(binding.id, message.deliveryId);
+        const actor: Actor = userId
+          ? { organizationId: message.organizationId, userId, keyKind: 'personal', keyId: `thread:${binding.id}`, isAdmin: false }
+          : { organizationId: message.organizationId, userId: null, keyKind: 'org', keyId: `thread:${binding.id}`, isAdmin: false };
+        const row =
+          (await replicas.find(replicaId, trx)) ??
+          (await deps.records.create({
+            replicaId,
+            actor,
+            source: message.provider,
+            environmentId: await environmentFor(message.organizationId, userId, message.environmentName, trx),
+            name: (message.title ?? expanded.text).split('\n')[0]!.slice(0, 80) || `${message.provider} thread`,
+            prompt: expanded.text,
+          }, trx));
+        const first = await replicas.firstMessage(row.id, trx);
+        await threads.bind(binding.id, { replicaId: row.id, chatId: first?.chatId ?? null, userId, reference, cursor: expanded.cursor }, trx);
+        return {
+          bindingId: binding.id,
+          routing: { replicaId: row.id, chatId: first!.chatId, messageId: first!.messageId, created: true, waking: false },
+          start: deps.records.workflowInput(row),
+        };
+      });
+    },
+
+    /** Tells the thread what happened (a reaction, "working on it in …"). Best effort. */
+    async acknowledgeThread(input: { organizationId: string; bindingId: string; routing: ThreadRouting }): Promise<void> {
+      const binding = await threads.findById(input.organizationId, input.bindingId);
+      if (!binding) return;
+      await adapterFor(binding.provider).acknowledge(binding, input.routing);
+    },
+
+    /** Closes the thread; the workspace's lifecycle policy says what happens to it. Null: nothing to do. */
+    async closeThread(closed: ThreadClosed): Promise<{ replicaId: string; request: LifecycleRequest } | null> {
+      const binding = await threads.find({ organizationId: closed.organizationId, provider: closed.provider, threadKey: closed.threadKey });
+      if (!binding || binding.closedAt) return null;
+      await threads.close(binding.id);
+      const row = binding.replicaId ? await replicas.find(binding.replicaId) : null;
+      if (!usable(row)) return null;
+      return { replicaId: row.id, request: closeRequest(row.lifecycle_policy as LifecyclePolicy) };
+    },
+
+    /**
+     * After a turn: the agent's answer goes to every open thread talking to that chat. A thread
+     * whose provider cannot be reached fails the activity (Temporal retries it).
+     */
+    async relayTurn(input: { replicaId: string; chatId: string; messageId: string }): Promise<number> {
+      const bound = (await threads.ofReplica(input.replicaId)).filter((t) => !t.chatId || t.chatId === input.chatId);
+      if (bound.length === 0) return 0;
+      const turn = await deps.repos.replicaMessages.reply(input.messageId);
+      if (!turn || turn.status === 'queued' || turn.status === 'running') return 0;
+      const text = turn.reply_text ?? '';
+      const reply = { replicaId: input.replicaId, text, ok: turn.status === 'completed', error: turn.error, pullRequestUrls: pullRequestUrls(text) };
+      for (const binding of bound) await adapterFor(binding.provider).reply(binding, reply);
+      return bound.length;
+    },
+  };
+}
+
+export type ThreadActivities = ReturnType<typeof createThreadActivities>;

@@ -1,0 +1,34 @@
+/** The Linear receiver: data-change webhooks signed with the connection's webhook secret. */
+import { readBody } from '../body';
+import { defineRoute, type Route } from '../route';
+import { object } from '../../schemas/common';
+import { LINEAR_LIMIT_BYTES, type LinearReceiver } from '../../services/integrations/linear';
+
+const answer = object(
+  {
+    accepted: { type: 'boolean', const: true },
+    routed: { enum: ['message', 'close', null], description: "What the delivery became for the issue's workspace" },
+    duplicate: { type: 'boolean', description: 'The Linear-Delivery id was seen before; nothing was done again' },
+    ignored: { type: 'string', description: 'Why the delivery does nothing' },
+  },
+  ['accepted', 'routed', 'duplicate'],
+);
+
+export function linearRoutes(receiver: LinearReceiver): Route[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/v1/webhooks/linear',
+      operationId: 'linearWebhook',
+      summary: 'Linear webhook receiver (Linear-Signature, webhookTimestamp within 60 s): issues assigned to Hangar start a workspace, comments reach it, finishing the issue closes it',
+      tag: 'Integrations',
+      auth: 'none',
+      ownBody: true,
+      // Linear retries anything but a 200.
+      response: { status: 200, description: 'Accepted', schema: answer },
+      errors: [400, 401, 413],
+      handler: async ({ ctx }) =>
+        receiver.accept({ headers: ctx.headers, body: await readBody(ctx.req, LINEAR_LIMIT_BYTES), contentType: ctx.get('content-type') || undefined }),
+    }),
+  ];
+}

@@ -1,0 +1,33 @@
+/** The Sentry receiver: integration-platform webhooks, signed with the connection's client secret. */
+import { readBody } from '../body';
+import { defineRoute, type Route } from '../route';
+import { object } from '../../schemas/common';
+import { SENTRY_LIMIT_BYTES, type SentryIntake } from '../../services/automations/sentryIntake';
+
+const answer = object(
+  {
+    accepted: { type: 'boolean', const: true },
+    matched: { type: 'integer', description: 'Automations the event was recorded for' },
+    duplicate: { type: 'boolean', description: 'The Request-ID was seen before; nothing was recorded again' },
+    ignored: { type: 'string', description: 'Why the delivery triggers nothing' },
+  },
+  ['accepted', 'matched', 'duplicate'],
+);
+
+export function sentryRoutes(intake: SentryIntake): Route[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/v1/webhooks/sentry',
+      operationId: 'sentryWebhook',
+      summary: 'Sentry integration webhook receiver (Sentry-Hook-Signature); issue, event_alert and error deliveries fire sentry automations',
+      tag: 'Automation webhooks',
+      auth: 'none',
+      ownBody: true,
+      response: { status: 202, description: 'Accepted', schema: answer },
+      errors: [400, 401, 413],
+      handler: async ({ ctx }) =>
+        intake.accept({ headers: ctx.headers, body: await readBody(ctx.req, SENTRY_LIMIT_BYTES), contentType: ctx.get('content-type') || undefined }),
+    }),
+  ];
+}

@@ -1,0 +1,47 @@
+/** Slack: the Events API receiver's answers and thread attachment (interop §9, docs/decisions.md "Slack"). */
+import type { JsonSchema } from '../http/route';
+import { dateTime, object, uuid } from './common';
+
+/** Public and private channels, group and direct conversations: C…, G…, D…. */
+export const slackChannelId: JsonSchema = { type: 'string', pattern: '^[CGD][A-Z0-9]{2,39}$', description: 'A Slack conversation id (C…, G…, D…)' };
+export const slackTs: JsonSchema = { type: 'string', pattern: '^[0-9]{1,12}\\.[0-9]{1,8}$', description: 'A Slack message timestamp, e.g. 1700000000.000100' };
+
+export const attachThreadBody = object(
+  {
+    channel_id: slackChannelId,
+    thread_ts: { ...slackTs, description: "The thread's root message ts" },
+    workspace_id: { ...uuid, description: 'Required with an API key; with an engine secret it defaults to (and may only be) the calling workspace' },
+  },
+  ['channel_id', 'thread_ts'],
+);
+
+export const slackThreadSchema: JsonSchema = object(
+  {
+    id: uuid,
+    team_id: { type: 'string', description: 'The Slack workspace (team) of the organization’s connection' },
+    channel_id: { type: 'string' },
+    thread_ts: { type: 'string' },
+    workspace_id: uuid,
+    created_at: dateTime,
+    updated_at: dateTime,
+  },
+  ['id', 'team_id', 'channel_id', 'thread_ts', 'workspace_id', 'created_at', 'updated_at'],
+);
+
+export const attachThreadResponse = object(
+  { thread: slackThreadSchema, workspace: object({ id: uuid, name: { type: 'string' } }, ['id', 'name']) },
+  ['thread', 'workspace'],
+);
+
+/** What the receiver answers Slack (any 200 acknowledges a delivery; the fields are for people reading logs). */
+export const slackEventAnswer: JsonSchema = {
+  type: 'object',
+  properties: {
+    ok: { type: 'boolean' },
+    challenge: { type: 'string', description: 'url_verification: the challenge, echoed' },
+    duplicate: { type: 'boolean', description: 'The message was delivered before; nothing was done again' },
+    routed: { type: 'boolean', description: 'The message went to its thread’s workspace' },
+    automations: { type: 'integer', description: 'Slack-triggered automations the message was recorded for' },
+    ignored: { type: 'string', description: 'Why the delivery does nothing' },
+  },
+};

@@ -1,0 +1,98 @@
+/**
+ * The Sentry receiver (`POST /v1/webhooks/sentry`): integration-platform deliveries fire the
+ * organization's `sentry` automations. A delivery names its Sentry organization; that
+ * organization's connection holds the client secret the signature must match, so a delivery
+ * reaches only the organization that connected that Sentry organization, and only after its
+ * signature is verified. Accepted events go to the inbox (debounced per Sentry issue), deduplicated
+ * by `Request-ID`.
+ */
+import type { ConnectionsRepository } from '../../db/connectionsRepository';
+import type { AutomationsRepository } from '../../db/automationsRepository';
+import type { SecretBox } from '../../crypto/secretBox';
+import { sentryIssueDebounceKey } from '../../domain/automations/events';
+import { sentryTriggerMatches, type SentryTriggerConfig } from '../../domain/automations/sentry';
+import { DomainError, invalid } from '../../domain/errors';
+import type { Logger } from '../../logger';
+import { parseSentryEvent, SentryPayloadError, sentryInstallationUuid, sentryOrganizationSlug, verifySentrySignature } from '../../integrations/sentry/events';
+import type { AutomationInbox, InboxItem } from './inbox';
+import type { CodeHostingAnswer, WebhookRequest } from './intake';
+
+/** Sentry's payloads are event JSON with stack frames; a few MB at most. */
+export const SENTRY_LIMIT_BYTES = 5 * 1024 * 1024;
+
+const header = (req: WebhookRequest, name: string): string | undefined => {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+const rejected = (details: string) => new DomainError('unauthenticated', 'Invalid webhook signature', details);
+
+/** Request-ID is Sentry's delivery id; anything else cannot be a key of ours. */
+const DELIVERY_ID = /^[A-Za-z0-9._:-]{1,200}$/;
+
+export function createSentryIntake(deps: {
+  connections: Pick<ConnectionsRepository, 'findByExternalId'>;
+  automations: Pick<AutomationsRepository, 'withEventTrigger'>;
+  inbox: Pick<AutomationInbox, 'accept'>;
+  secretBox: SecretBox;
+  logger: Logger;
+}) {
+  /** The connection's client secret, or null when it has none (sealed JSON `{client_secret}`). */
+  function clientSecret(sealed: string): string | null {
+    try {
+      const secrets = JSON.parse(deps.secretBox.open(sealed)) as { client_secret?: unknown };
+      return typeof secrets.client_secret === 'string' && secrets.client_secret ? secrets.client_secret : null;
+    } catch (err) {
+      deps.logger.error('a sentry connection has unreadable secrets', { err });
+      return null;
+    }
+  }
+
+  return {
+    async accept(req: WebhookRequest): Promise<CodeHostingAnswer> {
+      let body: unknown;
+      try {
+        body = JSON.parse(req.body.toString('utf8'));
+      } catch {
+        // Unreadable: no organization to verify against, the same answer as a forged delivery.
+        throw rejected('the body is not JSON');
+      }
+      const slug = sentryOrganizationSlug(body);
+      const connection = slug ? await deps.connections.findByExternalId('sentry', slug) : null;
+      const secret = connection ? clientSecret(connection.secrets_sealed) : null;
+      if (!connection || !secret || !verifySentrySignature(secret, req.body, header(req, 'sentry-hook-signature'))) {
+        throw rejected('Sentry-Hook-Signature does not match the body for a connected Sentry organization');
+      }
+      const installation = connection.settings.installation_id;
+      if (typeof installation === 'string' && installation !== sentryInstallationUuid(body)) {
+        throw rejected('the delivery comes from another installation of the integration');
+      }
+
+      const resource = header(req, 'sentry-hook-resource') ?? '';
+      let event;
+      try {
+        event = parseSentryEvent(resource, body);
+      } catch (err) {
+        if (err instanceof SentryPayloadError) throw invalid('Invalid webhook payload', err.message);
+        throw err;
+      }
+      if (!event) return { accepted: true, matched: 0, duplicate: false, ignored: 'this resource or action triggers no automation' };
+
+      const rows = await deps.automations.withEventTrigger(connection.organization_id, 'sentry', event.event);
+      const items: InboxItem[] = [];
+      for (const row of rows) {
+        const trigger = row.triggers.find((t) => t.type === 'sentry' && t.config.event === event.event);
+        if (!trigger || !sentryTriggerMatches(trigger.config as SentryTriggerConfig, event.projectSlug, event.level)) continue;
+        items.push({ automationId: row.id, key: sentryIssueDebounceKey(event.projectSlug, event.issueId), payload: event.payload });
+      }
+      const requestId = header(req, 'request-id');
+      const delivery = requestId && DELIVERY_ID.test(requestId) ? { provider: 'sentry', id: requestId } : undefined;
+      const { duplicate, accepted } = await deps.inbox.accept(items, delivery);
+      const matched = accepted.filter((a) => a !== null).length;
+      deps.logger.debug('sentry event accepted', { event: event.event, organizationId: connection.organization_id, requestId, matched, duplicate });
+      return { accepted: true, matched, duplicate };
+    },
+  };
+}
+
+export type SentryIntake = ReturnType<typeof createSentryIntake>;

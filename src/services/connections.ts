@@ -1,0 +1,164 @@
+/**
+ * Connections (`/v1/connections`): an organization's Slack workspace, Linear workspace and
+ * Sentry organization, whose app secrets are sealed at rest and never answered; and members'
+ * linked identities (`/v1/user/connections`). Only admins manage connections and link an
+ * identity by hand — a member's own identity links itself when the provider reports the same
+ * verified email — because a link decides whose workspace and credentials a chat message uses.
+ */
+import type { SecretBox } from '../crypto/secretBox';
+import type { Repositories } from '../db';
+import type { ConnectionProvider, ConnectionRow, IdentityProvider, UserConnectionRow } from '../db/connectionsRepository';
+import { isUniqueViolation } from '../db/errors';
+import type { Actor } from '../domain/actor';
+import { conflict, forbidden, invalid, notFound } from '../domain/errors';
+
+/** The secrets each provider's app needs; others are refused. */
+const REQUIRED_SECRETS: Record<ConnectionProvider, string[]> = {
+  slack: ['bot_token', 'signing_secret'],
+  linear: ['access_token', 'webhook_secret'],
+  sentry: ['client_secret'],
+};
+const REQUIRED_SETTINGS: Record<ConnectionProvider, string[]> = { slack: [], linear: ['app_user_id'], sentry: [] };
+
+export interface ConnectionInput {
+  provider: ConnectionProvider;
+  external_id: string;
+  name: string;
+  secrets: Record<string, string>;
+  settings?: Record<string, string>;
+}
+
+function checkFields(provider: ConnectionProvider, secrets: Record<string, string>, settings: Record<string, unknown>): void {
+  for (const key of Object.keys(secrets)) {
+    if (!REQUIRED_SECRETS[provider].includes(key)) throw invalid('Invalid body', `body.secrets.${key}: not a ${provider} secret (${REQUIRED_SECRETS[provider].join(', ')})`);
+  }
+  for (const key of REQUIRED_SECRETS[provider]) if (!secrets[key]) throw invalid('Invalid body', `body.secrets.${key}: is required for ${provider}`);
+  for (const key of REQUIRED_SETTINGS[provider]) if (!settings[key]) throw invalid('Invalid body', `body.settings.${key}: is required for ${provider}`);
+}
+
+const requireAdmin = (actor: Actor, what: string) => {
+  if (!actor.isAdmin) throw forbidden('Only organization admins can manage connections', what);
+};
+
+export function createConnectionsService(deps: { repos: Pick<Repositories, 'connections' | 'identity'>; secretBox: SecretBox }) {
+  const { connections } = deps.repos;
+
+  const serialize = (row: ConnectionRow & { secrets_sealed?: string }, secretsSet: string[]) => ({
+    id: row.id,
+    provider: row.provider,
+    external_id: row.external_id,
+    name: row.name,
+    settings: row.settings ?? {},
+    secrets_set: secretsSet,
+    created_by: row.created_by,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  });
+  const secretNames = (sealed: string): string[] => Object.keys(JSON.parse(deps.secretBox.open(sealed)) as Record<string, string>).sort();
+
+  /** Another organization's connection is not found, like a missing one. */
+  async function sealedOf(actor: Actor, id: string) {
+    const sealed = await connections.findSealed(id);
+    if (!sealed || sealed.organization_id !== actor.organizationId) throw notFound('Connection');
+    return sealed;
+  }
+
+  const serializeIdentity = (row: UserConnectionRow) => ({ ...row, created_at: row.created_at.toISOString() });
+
+  return {
+    async list(actor: Actor) {
+      const rows = await connections.list(actor.organizationId);
+      return Promise.all(rows.map(async (row) => serialize(row, secretNames((await sealedOf(actor, row.id)).secrets_sealed))));
+    },
+
+    async get(actor: Actor, id: string) {
+      const sealed = await sealedOf(actor, id);
+      return serialize(sealed, secretNames(sealed.secrets_sealed));
+    },
+
+    async create(actor: Actor, input: ConnectionInput) {
+      requireAdmin(actor, 'an admin connects Slack, Linear or Sentry for the organization');
+      const settings = input.settings ?? {};
+      checkFields(input.provider, input.secrets, settings);
+      try {
+        const row = await connections.insert({
+          organization_id: actor.organizationId,
+          provider: input.provider,
+          external_id: input.external_id.trim(),
+          name: input.name.trim(),
+          secrets_sealed: deps.secretBox.seal(JSON.stringify(input.secrets)),
+          settings,
+          created_by: actor.userId,
+        });
+        return serialize(row, Object.keys(input.secrets).sort());
+      } catch (err) {
+        if (isUniqueViolation(err, 'connections_organization_provider_unique')) throw conflict(`The organization already has a ${input.provider} connection`, 'update or delete it instead');
+        if (isUniqueViolation(err, 'connections_provider_external_unique')) throw conflict(`This ${input.provider} workspace is already connected`, 'one external workspace belongs to one organization');
+        throw err;
+      }
+    },
+
+    /** `secrets` are merged into the stored ones (send only what changes); `settings` replace. */
+    async update(actor: Actor, id: string, patch: { name?: string; secrets?: Record<string, string>; settings?: Record<string, string> }) {
+      requireAdmin(actor, 'an admin changes connections');
+      const sealed = await sealedOf(actor, id);
+      const secrets = { ...(JSON.parse(deps.secretBox.open(sealed.secrets_sealed)) as Record<string, string>), ...(patch.secrets ?? {}) };
+      checkFields(sealed.provider, secrets, patch.settings ?? sealed.settings);
+      const row = await connections.update(actor.organizationId, id, {
+        name: patch.name?.trim(),
+        settings: patch.settings,
+        secrets_sealed: patch.secrets ? deps.secretBox.seal(JSON.stringify(secrets)) : undefined,
+      });
+      if (!row) throw notFound('Connection');
+      return serialize(row, Object.keys(secrets).sort());
+    },
+
+    async remove(actor: Actor, id: string) {
+      requireAdmin(actor, 'an admin disconnects Slack, Linear or Sentry');
+      if (!(await connections.delete(actor.organizationId, id))) throw notFound('Connection');
+    },
+
+    // --- Members' identities ----------------------------------------------------------------
+
+    /** A member's own links; an org key (or an admin with `all`) sees every member's. */
+    async listIdentities(actor: Actor) {
+      const rows = await connections.listIdentities(actor.organizationId, actor.keyKind === 'org' ? null : actor.userId);
+      return rows.map(serializeIdentity);
+    },
+
+    async link(actor: Actor, input: { provider: IdentityProvider; external_user_id: string; external_name?: string; user_id?: string }) {
+      if (!actor.isAdmin) {
+        throw forbidden('Only organization admins link identities by hand', 'your own identity is linked when the provider reports the same verified email as your account');
+      }
+      const userId = input.user_id ?? actor.userId;
+      if (!userId) throw invalid('Invalid body', 'body.user_id: is required with an organization key');
+      const user = await deps.repos.identity.findUser(actor.organizationId, userId);
+      if (!user) throw notFound('User');
+      try {
+        const row = await connections.link({
+          organization_id: actor.organizationId,
+          user_id: user.id,
+          provider: input.provider,
+          external_user_id: input.external_user_id.trim(),
+          external_name: input.external_name?.trim() ?? null,
+          email: null,
+          linked_via: 'explicit',
+        });
+        return serializeIdentity(row);
+      } catch (err) {
+        if (isUniqueViolation(err, 'user_connections_identity_unique')) throw conflict(`This ${input.provider} identity is already linked to a member`);
+        if (isUniqueViolation(err, 'user_connections_user_provider_unique')) throw conflict(`This member already has a linked ${input.provider} identity`, 'unlink it first');
+        throw err;
+      }
+    },
+
+    /** A member unlinks their own identity; an admin any member's. */
+    async unlink(actor: Actor, id: string) {
+      const row = await connections.findIdentity(actor.organizationId, id);
+      if (!row || (!actor.isAdmin && row.user_id !== actor.userId)) throw notFound('Connection');
+      await connections.unlink(actor.organizationId, id, null);
+    },
+  };
+}
+
+export type ConnectionsService = ReturnType<typeof createConnectionsService>;
