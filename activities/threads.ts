@@ -24,7 +24,8 @@ export interface ThreadActivityDeps {
 
 export interface RoutedThreadMessage {
   bindingId: string;
-  routing: ThreadRouting;
+  /** Null when the message brought nothing new (an earlier delivery of the thread carried it). */
+  routing: ThreadRouting | null;
   /** Set when the workflow must start the workspace (a new one); otherwise it is signalled. */
   start: WorkspaceInput | null;
 }
@@ -43,6 +44,9 @@ export function pullRequestUrls(text: string): string[] {
 /** A thread's workspace and message ids derive from the thread and the delivery, so a retry makes the same ones. */
 const workspaceIdFor = (bindingId: string, deliveryId: string): string => nameBasedUuid(`hangar:thread-workspace:${bindingId}:${deliveryId}`);
 const messageIdFor = (deliveryId: string): string => nameBasedUuid(`hangar:thread-message:${deliveryId}`);
+
+/** How often a message is collected again when its thread moved meanwhile, before it is forwarded as collected. */
+const MAX_ROUTE_ATTEMPTS = 5;
 
 export function createThreadActivities(deps: ThreadActivityDeps) {
   const { replicas, integrationThreads: threads, connections, identity, environments, organizationSettings } = deps.repos;
@@ -89,6 +93,62 @@ export function createThreadActivities(deps: ThreadActivityDeps) {
 
   const usable = (row: ReplicaRow | null): row is ReplicaRow => !!row && !row.deleted_at && row.status !== 'error';
 
+  /**
+   * Under the thread's row lock: forwards to the thread's workspace, or makes one. 'moved': the
+   * cursor changed since `before` was read (collect again). A message with nothing new (an
+   * earlier delivery already carried it) is not forwarded: `routing` is null.
+   */
+  async function route(
+    message: InboundThreadMessage,
+    before: ThreadBinding,
+    expanded: { text: string; cursor: string | null },
+    userId: string | null,
+    attempt: number,
+    trx: Transaction,
+  ): Promise<RoutedThreadMessage | 'moved'> {
+    const key = { organizationId: message.organizationId, provider: message.provider, threadKey: message.threadKey };
+    const binding = await threads.lockOrCreate({ ...key, connectionId: message.connectionId, reference: message.reference }, trx);
+    if (binding.cursor !== before.cursor && attempt < MAX_ROUTE_ATTEMPTS) return 'moved';
+    const reference = { ...binding.reference, ...message.reference };
+    const current = binding.replicaId ? await replicas.find(binding.replicaId, trx) : null;
+    if (usable(current)) {
+      if (expanded.text.trim() === '') return { bindingId: binding.id, routing: null, start: null };
+      const queued = await deps.records.followUp(
+        current,
+        { chatId: binding.chatId, messageId: messageIdFor(message.deliveryId), text: expanded.text, senderUserId: userId ?? binding.userId },
+        trx,
+      );
+      await threads.bind(binding.id, { replicaId: current.id, chatId: queued.chatId, reference, cursor: expanded.cursor ?? binding.cursor }, trx);
+      const waking = current.status === 'sleeping' || current.status === 'archived';
+      return { bindingId: binding.id, routing: { replicaId: current.id, chatId: queued.chatId, messageId: queued.messageId, created: false, waking }, start: null };
+    }
+    const replicaId = workspaceIdFor(binding.id, message.deliveryId);
+    const actor: Actor = userId
+      ? { organizationId: message.organizationId, userId, keyKind: 'personal', keyId: `thread:${binding.id}`, isAdmin: false }
+      : { organizationId: message.organizationId, userId: null, keyKind: 'org', keyId: `thread:${binding.id}`, isAdmin: false };
+    const text = expanded.text.trim() === '' ? message.text : expanded.text;
+    const row =
+      (await replicas.find(replicaId, trx)) ??
+      (await deps.records.create(
+        {
+          replicaId,
+          actor,
+          source: message.provider,
+          environmentId: await environmentFor(message.organizationId, userId, message.environmentName, trx),
+          name: (message.title ?? text).split('\n')[0]!.slice(0, 80) || `${message.provider} thread`,
+          prompt: text,
+        },
+        trx,
+      ));
+    const first = (await replicas.firstMessage(row.id, trx))!;
+    await threads.bind(binding.id, { replicaId: row.id, chatId: first.chatId, userId, reference, cursor: expanded.cursor ?? binding.cursor }, trx);
+    return {
+      bindingId: binding.id,
+      routing: { replicaId: row.id, chatId: first.chatId, messageId: first.messageId, created: true, waking: false },
+      start: deps.records.workflowInput(row),
+    };
+  }
+
   return {
     /**
      * Finds or creates the thread's workspace and queues the message in the thread's chat. A
@@ -97,44 +157,17 @@ export function createThreadActivities(deps: ThreadActivityDeps) {
      */
     async routeThreadMessage(message: InboundThreadMessage): Promise<RoutedThreadMessage> {
       const key = { organizationId: message.organizationId, provider: message.provider, threadKey: message.threadKey };
-      const before = (await threads.find(key)) ?? (await deps.repos.transact((trx) => threads.lockOrCreate({ ...key, connectionId: message.connectionId, reference: message.reference }, trx)));
       const adapter = adapterFor(message.provider);
-      const expanded = adapter.expand ? await adapter.expand(before, message) : { text: message.text, cursor: message.cursor ?? null };
-      const userId = await memberOf(message, before);
-      const reference = { ...before.reference, ...message.reference };
-
-      return deps.repos.transact(async (trx) => {
-        const binding = await threads.lockOrCreate({ ...key, connectionId: message.connectionId, reference: message.reference }, trx);
-        const current = binding.replicaId ? await replicas.find(binding.replicaId, trx) : null;
-        if (usable(current)) {
-          const sender = userId ?? binding.userId;
-          const queued = await deps.records.followUp(current, { chatId: binding.chatId, messageId: messageIdFor(message.deliveryId), text: expanded.text, senderUserId: sender }, trx);
-          await threads.bind(binding.id, { replicaId: current.id, chatId: queued.chatId, reference, cursor: expanded.cursor }, trx);
-          const waking = current.status === 'sleeping' || current.status === 'archived';
-          return { bindingId: binding.id, routing: { replicaId: current.id, chatId: queued.chatId, messageId: queued.messageId, created: false, waking }, start: null };
-        }
-        const replicaId = workspaceIdFor(binding.id, message.deliveryId);
-        const actor: Actor = userId
-          ? { organizationId: message.organizationId, userId, keyKind: 'personal', keyId: `thread:${binding.id}`, isAdmin: false }
-          : { organizationId: message.organizationId, userId: null, keyKind: 'org', keyId: `thread:${binding.id}`, isAdmin: false };
-        const row =
-          (await replicas.find(replicaId, trx)) ??
-          (await deps.records.create({
-            replicaId,
-            actor,
-            source: message.provider,
-            environmentId: await environmentFor(message.organizationId, userId, message.environmentName, trx),
-            name: (message.title ?? expanded.text).split('\n')[0]!.slice(0, 80) || `${message.provider} thread`,
-            prompt: expanded.text,
-          }, trx));
-        const first = await replicas.firstMessage(row.id, trx);
-        await threads.bind(binding.id, { replicaId: row.id, chatId: first?.chatId ?? null, userId, reference, cursor: expanded.cursor }, trx);
-        return {
-          bindingId: binding.id,
-          routing: { replicaId: row.id, chatId: first!.chatId, messageId: first!.messageId, created: true, waking: false },
-          start: deps.records.workflowInput(row),
-        };
-      });
+      const created = (await threads.find(key)) ?? (await deps.repos.transact((trx) => threads.lockOrCreate({ ...key, connectionId: message.connectionId, reference: message.reference }, trx)));
+      const userId = await memberOf(message, created);
+      // The thread's new messages are collected outside any lock (the provider may be slow);
+      // if another delivery of the thread moved the cursor meanwhile, they are collected again.
+      for (let attempt = 1; ; attempt++) {
+        const before = attempt === 1 ? created : ((await threads.find(key)) ?? created);
+        const expanded = adapter.expand ? await adapter.expand(before, message) : { text: message.text, cursor: message.cursor ?? null };
+        const routed = await deps.repos.transact((trx) => route(message, before, expanded, userId, attempt, trx));
+        if (routed !== 'moved') return routed;
+      }
     },
 
     /** Tells the thread what happened (a reaction, "working on it in …"). Best effort. */

@@ -70,7 +70,8 @@ export interface Config {
     privateKeyPem?: string;
     token?: string;
   };
-  gitlab: { webhookToken?: string };
+  /** GitLab: webhook verification, and the REST API (`HANGAR_GITLAB_API_URL`, `HANGAR_GITLAB_TOKEN`) Hangar answers issues and merge requests with. */
+  gitlab: { webhookToken?: string; apiUrl: string; token?: string };
   /** Linear's GraphQL endpoint (`HANGAR_LINEAR_API_URL`), where issue comments are posted. */
   linear: { apiUrl: string };
   /**
@@ -206,7 +207,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
       privateKeyPem: env.HANGAR_GITHUB_APP_PRIVATE_KEY ? env.HANGAR_GITHUB_APP_PRIVATE_KEY.replace(/\\n/g, '\n') : undefined,
       token: env.HANGAR_GITHUB_TOKEN || undefined,
     },
-    gitlab: { webhookToken: env.HANGAR_GITLAB_WEBHOOK_TOKEN || undefined },
+    gitlab: {
+      webhookToken: env.HANGAR_GITLAB_WEBHOOK_TOKEN || undefined,
+      apiUrl: (httpUrl(env, 'HANGAR_GITLAB_API_URL') ?? 'https://gitlab.com/api/v4').replace(/\/+$/, ''),
+      token: env.HANGAR_GITLAB_TOKEN || undefined,
+    },
     linear: { apiUrl: httpUrl(env, 'HANGAR_LINEAR_API_URL') ?? 'https://api.linear.app/graphql' },
     botName: botName(env.HANGAR_BOT_NAME),
     agentBaseUrls: {

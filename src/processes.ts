@@ -31,6 +31,7 @@ import { createPreviewProxy } from './http/previewProxy';
 import { createSlackThreadAdapter } from './integrations/slack/adapter';
 import { createSlackWebApi } from './integrations/slack/webApi';
 import { createLinearThreadAdapter } from './integrations/linear/adapter';
+import { createCodeHostingThreadAdapters } from '../activities/codeHostingThreads';
 
 export { migrate, openDatabase, type Database } from './db/database';
 
@@ -196,6 +197,7 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
           logger: logger.child({ component: 'slack' }),
         }),
         createLinearThreadAdapter({ connections: repos.connections, secretBox, apiUrl: config.linear.apiUrl, logger: logger.child({ component: 'linear' }) }),
+        ...createCodeHostingThreadAdapters({ repos, logger: logger.child({ component: 'code-hosting-threads' }), github: config.github, gitlab: config.gitlab }),
       ],
     },
   });

@@ -24,6 +24,8 @@ export async function threadEventWorkflow(input: ThreadEventInput): Promise<void
   }
   const routed = await threadRouting.routeThreadMessage(input.message);
   const { routing } = routed;
+  // An earlier delivery of the thread already carried this message.
+  if (!routing) return;
   if (routed.start) {
     await startChild(workspaceWorkflow, {
       workflowId: workspaceWorkflowId(routing.replicaId),

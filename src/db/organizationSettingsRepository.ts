@@ -7,6 +7,10 @@ export interface OrganizationSettingsRow {
   /** Only agents with a default; clearing one removes its key. */
   default_models: Partial<Record<AgentId, string>>;
   default_environment_id: string | null;
+  /** Code-hosting threads (migration 022): the auto-responder allowlist and the CI-failure response. */
+  auto_responder_logins: string[];
+  auto_responder_repository_ids: string[];
+  ci_failure_response: boolean;
   updated_at: Date;
 }
 
@@ -15,6 +19,10 @@ export interface OrganizationSettingsPatch {
   /** Merged into the stored map; a null value removes that agent's default. */
   default_models?: Partial<Record<AgentId, string | null>>;
   default_environment_id?: string | null;
+  /** Replace the list. */
+  auto_responder_logins?: string[];
+  auto_responder_repository_ids?: string[];
+  ci_failure_response?: boolean;
 }
 
 export function createOrganizationSettingsRepository(db: Knex) {
@@ -42,6 +50,10 @@ export function createOrganizationSettingsRepository(db: Knex) {
         insert.default_environment_id = patch.default_environment_id;
         update.default_environment_id = patch.default_environment_id;
       }
+      for (const key of ['auto_responder_logins', 'auto_responder_repository_ids'] as const) {
+        if (patch[key] !== undefined) insert[key] = update[key] = JSON.stringify(patch[key]);
+      }
+      if (patch.ci_failure_response !== undefined) insert.ci_failure_response = update.ci_failure_response = patch.ci_failure_response;
       const [row] = await trx('organization_settings').insert(insert).onConflict('organization_id').merge(update).returning('*');
       return row;
     },

@@ -65,6 +65,15 @@ export function createRepositoriesRepository(db: Knex) {
       return (await trx('repository_sets').where({ organization_id: organizationId, id }).first()) ?? null;
     },
 
+    /**
+     * Connected repositories of any organization whose url contains `name` ("owner/repo", any
+     * case): a delivery's candidates, which the caller matches on the normalised url.
+     */
+    async withUrlContaining(name: string, trx: Knex = db): Promise<RepositoryRow[]> {
+      const pattern = `%${name.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      return trx('repositories').whereRaw("lower(url) LIKE ? ESCAPE '\\'", [pattern]).orderBy('created_at');
+    },
+
     async list(organizationId: string, trx: Knex = db): Promise<RepositoryRow[]> {
       return trx('repositories').where({ organization_id: organizationId }).orderBy([{ column: 'name' }, { column: 'id' }]);
     },

@@ -14,6 +14,7 @@ import { AUTOMATIONS_CHANGED_CHANNEL, createAutomationIntake } from './automatio
 import { createConnectionsService } from './connections';
 import { createThreadDispatcher } from './integrations/threads';
 import { createSlackServices } from './integrations/slackServices';
+import { createCodeHostingThreads } from './integrations/codeHostingThreads';
 import { createCredentialsService } from './credentials';
 import { createModelCatalogService } from './modelCatalog';
 import { createOrganizationSettingsService } from './organizationSettings';
@@ -76,6 +77,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
     botName: config.botName,
     logger: logger.child({ component: 'automation-webhooks' }),
     pullRequests: analytics,
+    threads: createCodeHostingThreads({ repos, threads, botName: config.botName, logger: logger.child({ component: 'code-hosting-threads' }) }),
   });
   return {
     identity,

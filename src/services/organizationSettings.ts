@@ -18,6 +18,10 @@ export interface OrganizationSettings {
   default_coding_agent: AgentId;
   default_models: Record<AgentId, string | null>;
   default_environment_id: string | null;
+  /** Issues opened by these logins, or in these connected repositories, start a workspace without a mention. */
+  auto_responder_allowlist: { logins: string[]; repository_ids: string[] };
+  /** A failed check or pipeline on a workspace's own pull/merge request is sent to its agent. */
+  ci_failure_response: boolean;
   /** Null until the settings are first changed. */
   updated_at: string | null;
 }
@@ -28,12 +32,19 @@ export function serializeSettings(row: OrganizationSettingsRow | null): Organiza
     default_coding_agent: row?.default_coding_agent ?? DEFAULT_CODING_AGENT,
     default_models: Object.fromEntries(AGENT_IDS.map((a) => [a, stored[a] ?? null])) as Record<AgentId, string | null>,
     default_environment_id: row?.default_environment_id ?? null,
+    auto_responder_allowlist: { logins: row?.auto_responder_logins ?? [], repository_ids: row?.auto_responder_repository_ids ?? [] },
+    ci_failure_response: row?.ci_failure_response ?? true,
     updated_at: row ? row.updated_at.toISOString() : null,
   };
 }
 
+/** The API's patch: the allowlist is one object whose lists, when given, replace the stored ones. */
+export interface OrganizationSettingsUpdate extends Omit<OrganizationSettingsPatch, 'auto_responder_logins' | 'auto_responder_repository_ids'> {
+  auto_responder_allowlist?: { logins?: string[]; repository_ids?: string[] };
+}
+
 export function createOrganizationSettingsService(deps: {
-  repos: Pick<Repositories, 'transact' | 'organizationSettings' | 'environments'>;
+  repos: Pick<Repositories, 'transact' | 'organizationSettings' | 'environments' | 'codeRepositories'>;
   /** Whether an agent accepts a model id; the built-in lists unless a catalog says more. */
   isModelCompatible?: ModelCompatibility;
 }) {
@@ -57,6 +68,13 @@ export function createOrganizationSettingsService(deps: {
     }
   }
 
+  /** Repositories of the allowlist must be the organization's own (another's is as unknown as a missing one). */
+  async function checkRepositories(actor: Actor, ids: string[], trx: Transaction) {
+    const found = new Set((await deps.repos.codeRepositories.findMany(actor.organizationId, ids, trx)).map((r) => r.id));
+    const unknown = ids.filter((id) => !found.has(id));
+    if (unknown.length) throw invalid('Invalid body', `body.auto_responder_allowlist.repository_ids: no connected repository ${unknown.join(', ')}`);
+  }
+
   /** Refuses to delete the environment the organization uses as its default (a 409). */
   const environmentReferenceCheck: EnvironmentReferenceCheck = async (environmentId, trx) =>
     (await repo.isDefaultEnvironment(environmentId, trx))
@@ -70,11 +88,15 @@ export function createOrganizationSettingsService(deps: {
       return serializeSettings(await repo.find(actor.organizationId));
     },
 
-    async update(actor: Actor, patch: OrganizationSettingsPatch): Promise<OrganizationSettings> {
+    async update(actor: Actor, body: OrganizationSettingsUpdate): Promise<OrganizationSettings> {
       if (!actor.isAdmin) throw forbidden('Only organization admins can change organization settings');
+      const { auto_responder_allowlist: allowlist, ...patch } = body as OrganizationSettingsUpdate & OrganizationSettingsPatch;
       if (patch.default_models) checkModels(patch.default_models);
+      if (allowlist?.logins) patch.auto_responder_logins = allowlistLogins(allowlist.logins);
+      if (allowlist?.repository_ids) patch.auto_responder_repository_ids = [...new Set(allowlist.repository_ids)];
       return transact(async (trx) => {
         if (patch.default_environment_id) await checkDefaultEnvironment(actor, patch.default_environment_id, trx);
+        if (patch.auto_responder_repository_ids?.length) await checkRepositories(actor, patch.auto_responder_repository_ids, trx);
         return serializeSettings(await repo.upsert(actor.organizationId, patch, trx));
       });
     },
@@ -97,6 +119,11 @@ export function createOrganizationSettingsService(deps: {
       return resolveAgentAndModel(await repo.find(organizationId, trx), requested, compatible);
     },
   };
+}
+
+/** Logins as GitHub and GitLab compare them: without a leading "@", in lower case, once each. */
+function allowlistLogins(logins: string[]): string[] {
+  return [...new Set(logins.map((l) => l.trim().replace(/^@/, '').toLowerCase()))];
 }
 
 export type OrganizationSettingsService = ReturnType<typeof createOrganizationSettingsService>;

@@ -2,10 +2,9 @@
  * A local stand-in for the slice of GitHub's REST API Hangar uses, on 127.0.0.1: App
  * installation tokens (`POST /app/installations/:id/access_tokens`, checking the App JWT
  * against a key pair made at start), check runs (create, list by commit, update),
- * repository contents (`./fakeGithubContents.ts`, for skills), pull requests with the App's
- * repository installations (`./fakeGithubPulls.ts`) and issue comments
- * (`./fakeGithubIssues.ts`). Requests and answers follow GitHub's shapes; state lives in
- * memory and is open to tests.
+ * repository contents (`./fakeGithubContents.ts`, for skills) and pull requests with the App's
+ * repository installations (`./fakeGithubPulls.ts`). Requests and answers follow
+ * GitHub's shapes; state lives in memory and is open to tests.
  */
 import { generateKeyPairSync, randomBytes, verify, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -48,7 +47,7 @@ export interface FakeGithub {
   checkRuns: Map<number, FakeCheckRun>;
   /** Repository files served by the contents API; put a tree under `owner/repo/path`. */
   contents: FakeContents;
-  /** The issue comments posted (`./fakeGithubIssues.ts`). */
+  /** Issue comments and reactions made through the API (`./fakeGithubIssues.ts`). */
   issues: FakeIssues;
   /** Pull requests served by the pulls API (putting one installs the App on its repository). */
   pulls: FakePulls;
@@ -98,8 +97,8 @@ export async function startFakeGithub(options: { staticToken?: string } = {}): P
   let nextRunId = 4_000_000_001;
   let baseUrl = '';
   const fakeContents = createFakeContents(() => baseUrl);
+  const fakeIssues = createFakeIssues(() => baseUrl);
   const fakePulls = createFakePulls(() => baseUrl);
-  const fakeIssues = createFakeIssues(() => baseUrl, fakePulls.installationOf);
 
   const htmlUrl = (run: FakeCheckRun) => `https://github.com/${run.repository}/runs/${run.id}`;
   const wire = (run: FakeCheckRun) => {
@@ -260,9 +259,9 @@ export async function startFakeGithub(options: { staticToken?: string } = {}): P
     // Contents are public: no credentials is fine, a token must be one the fake knows.
     const contents = fakeContents.route(method, path, headers.authorization === undefined ? null : checksAuthorized(headers.authorization));
     if (contents) return reply(contents.status, contents.body);
-
-    const issues = fakeIssues.route(method, path, body, () => issued.get(/^(?:Bearer|token) (.+)$/.exec(headers.authorization ?? '')?.[1] ?? '') ?? null);
+    const issues = fakeIssues.route(method, path, body, checksAuthorized(headers.authorization));
     if (issues) return reply(issues.status, issues.body);
+
     const pulls = fakePulls.route(method, path, () => {
       const bearer = /^(?:Bearer|token) (.+)$/.exec(headers.authorization ?? '')?.[1] ?? '';
       return { app: jwtProblem(bearer, publicKey) === null, installationId: issued.get(bearer) ?? null, staticToken: options.staticToken !== undefined && bearer === options.staticToken };

@@ -74,9 +74,6 @@ export function createFakePulls(baseUrl: () => string) {
       },
     } satisfies FakePulls,
 
-    /** The App's installation on a repository (`owner/name`), for the fake's other routes. */
-    installationOf: (repository: string): number | null => installations.get(repository.toLowerCase()) ?? null,
-
     /** The answer for a pulls or installation path, or null when the path is neither. */
     route(method: string, path: string, caller: () => FakeCaller): Reply | null {
       const installation = /^\/repos\/([^/]+)\/([^/]+)\/installation$/.exec(path);

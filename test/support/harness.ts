@@ -22,6 +22,7 @@ import { createDocker } from '../../src/sandbox';
 import { workspaceName } from '../../src/sandbox/workspace';
 import { startFakeGithub, type FakeGithub } from './fakeGithub';
 import { startFakeSlack, type FakeSlack } from './fakeSlack';
+import { startFakeGitlab, type FakeGitlab } from './fakeGitlab';
 import { startFakeLinear, type FakeLinear } from './fakeLinear';
 import { recordHistories } from './histories';
 
@@ -220,6 +221,13 @@ async function reservePort(): Promise<number> {
   return port;
 }
 
+let gitlab: FakeGitlab | null = null;
+
+export function fakeGitlab(): FakeGitlab {
+  if (!gitlab) throw new Error('the fake GitLab is not running (test/support/hooks.ts starts it)');
+  return gitlab;
+}
+
 export function fakeGithub(): FakeGithub {
   if (!github) throw new Error('the fake GitHub is not running (test/support/hooks.ts starts it)');
   return github;
@@ -244,6 +252,7 @@ export function fakeLinear(): FakeLinear {
 export async function startSharedHarness(): Promise<void> {
   github = await startFakeGithub();
   slack = await startFakeSlack();
+  gitlab = await startFakeGitlab();
   linear = await startFakeLinear();
   const upstreamPort = (aiUpstreamPort = await reservePort());
   releases = await mkdtemp(join(tmpdir(), 'hangar-releases-'));
@@ -256,6 +265,8 @@ export async function startSharedHarness(): Promise<void> {
     HANGAR_GITHUB_APP_ID: github.appId,
     HANGAR_GITHUB_APP_PRIVATE_KEY: github.privateKeyPem,
     HANGAR_SLACK_API_URL: slack.url,
+    HANGAR_GITLAB_API_URL: gitlab.apiUrl,
+    HANGAR_GITLAB_TOKEN: gitlab.token,
     // Presence on the machine's real Redis, under a prefix of this run's own (its keys expire
     // by themselves within two TTLs); a short TTL so the expiry tests wait seconds.
     REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
@@ -273,6 +284,8 @@ export async function stopSharedHarness(): Promise<void> {
   github = null;
   await slack?.close();
   slack = null;
+  await gitlab?.close();
+  gitlab = null;
   await linear?.close();
   linear = null;
   if (releases) await rm(releases, { recursive: true, force: true });

@@ -22,6 +22,7 @@ import * as m016 from './016_skills_registries';
 import * as m017 from './017_connections';
 import * as m018 from './018_plugins';
 import * as m021 from './021_execution_origins';
+import * as m022 from './022_code_hosting_threads';
 import * as m023 from './023_thread_replies';
 
 interface Migration {
@@ -49,6 +50,7 @@ const migrations: Array<[string, Migration]> = [
   ['017_connections', m017],
   ['018_plugins', m018],
   ['021_execution_origins', m021],
+  ['022_code_hosting_threads', m022],
   ['023_thread_replies', m023],
 ];
 

@@ -1,6 +1,5 @@
-import type { OrganizationSettingsPatch } from '../../db/organizationSettingsRepository';
 import { settingsEnvelope, updateSettingsBody } from '../../schemas/organization';
-import type { OrganizationSettingsService } from '../../services/organizationSettings';
+import type { OrganizationSettingsService, OrganizationSettingsUpdate } from '../../services/organizationSettings';
 import { defineRoute, type Route } from '../route';
 
 const tag = 'Organization';
@@ -11,14 +10,14 @@ export function organizationRoutes(settings: OrganizationSettingsService): Route
       method: 'get',
       path: '/v1/organization/settings',
       operationId: 'getOrganizationSettings',
-      summary: "The organization's default coding agent, models and environment",
+      summary: "The organization's default coding agent, models and environment, and its code-hosting settings",
       tag,
       auth: 'apiKey',
       response: { status: 200, description: 'The settings', schema: settingsEnvelope },
       errors: [401],
       handler: async ({ actor }) => ({ settings: await settings.get(actor) }),
     }),
-    defineRoute<Record<string, never>, Record<string, never>, OrganizationSettingsPatch>({
+    defineRoute<Record<string, never>, Record<string, never>, OrganizationSettingsUpdate>({
       method: 'patch',
       path: '/v1/organization/settings',
       operationId: 'updateOrganizationSettings',

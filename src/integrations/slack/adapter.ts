@@ -112,7 +112,9 @@ export function createSlackThreadAdapter(deps: SlackAdapterDeps): ThreadAdapter 
       const upTo = message.cursor ?? ref.message_ts;
       const after = binding.cursor;
       // The cursor never moves back: a delivery handled after a later one leaves it where it is.
-      const cursor = after !== null && compareTs(after, upTo) > 0 ? after : upTo;
+      // Already carried by a later delivery of this thread: nothing new to forward.
+      if (after !== null && compareTs(after, upTo) >= 0) return { text: '', cursor: after };
+      const cursor = upTo;
       const fallback = { text: message.text, cursor };
       let token: string;
       let botUserId: string | null;

@@ -67,7 +67,9 @@ export interface ThreadAdapter {
    * Before forwarding: the text the workspace gets, given the thread as it is (null binding or
    * null cursor: the thread is new to Hangar). Slack collects the thread's messages after the
    * cursor (`conversations.replies`), so a follow-up forwards only what is new; the returned
-   * cursor is stored. Without it, `message.text` and `message.cursor` are used as they are.
+   * cursor is stored (it should never move back). An empty text means nothing is new (a later
+   * delivery of the thread already carried this message): nothing is forwarded. Without
+   * `expand`, `message.text` and `message.cursor` are used as they are.
    */
   expand?(binding: ThreadBinding, message: InboundThreadMessage): Promise<{ text: string; cursor: string | null }>;
   /** The author's verified email when the delivery did not carry it (Slack users.info), or null. */

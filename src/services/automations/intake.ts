@@ -13,6 +13,7 @@ import type { Logger } from '../../logger';
 import { CodeHostingPayloadError, isExcludedActor, normaliseRepositoryUrl, type CodeHostingEvent } from '../../integrations/codeHosting/events';
 import { parseGithubEvent, verifyGithubSignature } from '../../integrations/github/events';
 import { parseGitlabEvent, verifyGitlabToken } from '../../integrations/gitlab/events';
+import type { CodeHostingThreads } from '../integrations/codeHostingThreads';
 import type { AutomationInbox, InboxItem } from './inbox';
 
 /** The custom webhook's body limit (interop §10.4). */
@@ -61,6 +62,8 @@ export function createAutomationIntake(deps: {
   logger: Logger;
   /** Analytics counts pull requests opened, merged and closed from the same deliveries (idempotent per delivery). */
   pullRequests?: { recordPullRequest(provider: 'github' | 'gitlab', event: CodeHostingEvent, deliveryId: string | undefined): Promise<unknown> };
+  /** Issues, pull requests, comments and failed checks routed to workspaces (the same verified delivery, after the automations). */
+  threads?: Pick<CodeHostingThreads, 'acceptGithub' | 'acceptGitlab'>;
 }) {
   const { inbox, automations } = deps;
 
@@ -170,7 +173,8 @@ export function createAutomationIntake(deps: {
       }
       const body = githubBody(req, parseJson);
       const event = mapped(() => parseGithubEvent(header(req, 'x-github-event') ?? '', body, { botName: deps.botName }));
-      return deliver('github', event, header(req, 'x-github-delivery'));
+      const answer = await deliver('github', event, header(req, 'x-github-delivery'));
+      return withThreads(answer, await deps.threads?.acceptGithub(header(req, 'x-github-event') ?? '', body, header(req, 'x-github-delivery'), req.body));
     },
 
     /** GitLab: the shared secret token (`X-Gitlab-Token`), delivery id `X-Gitlab-Event-UUID`. */
@@ -180,7 +184,8 @@ export function createAutomationIntake(deps: {
       if (!verifyGitlabToken(expected, header(req, 'x-gitlab-token'))) throw new DomainError('unauthenticated', 'Invalid webhook token', 'X-Gitlab-Token does not match');
       const body = parseJson(req.body);
       const event = mapped(() => parseGitlabEvent(header(req, 'x-gitlab-event') ?? '', body, { botName: deps.botName }));
-      return deliver('gitlab', event, header(req, 'x-gitlab-event-uuid'));
+      const answer = await deliver('gitlab', event, header(req, 'x-gitlab-event-uuid'));
+      return withThreads(answer, await deps.threads?.acceptGitlab(header(req, 'x-gitlab-event') ?? '', body, header(req, 'x-gitlab-event-uuid'), req.body));
     },
 
     pruneDeliveries: () => inbox.pruneDeliveries(),
@@ -188,6 +193,13 @@ export function createAutomationIntake(deps: {
     /** Forgets cached routes in this process (other processes hear it on the bus). */
     invalidateRoutes: () => routes.clear(),
   };
+}
+
+/** A delivery that reached a thread was not ignored, even when it triggers no automation. */
+function withThreads(answer: CodeHostingAnswer, threads: { routed: number } | undefined): CodeHostingAnswer {
+  if (!threads?.routed || answer.ignored === undefined) return answer;
+  const { ignored: _ignored, ...rest } = answer;
+  return rest;
 }
 
 /** GitHub sends JSON, or a form with the JSON in `payload` when the hook's content type is form. */

@@ -17,7 +17,14 @@ describe('organization settings API', () => {
     const res = await memberApi.get('/v1/organization/settings');
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal({
-      settings: { default_coding_agent: 'agent_1', default_models: NO_MODELS, default_environment_id: null, updated_at: null },
+      settings: {
+        default_coding_agent: 'agent_1',
+        default_models: NO_MODELS,
+        default_environment_id: null,
+        auto_responder_allowlist: { logins: [], repository_ids: [] },
+        ci_failure_response: true,
+        updated_at: null,
+      },
     });
   });
 

@@ -154,7 +154,10 @@ describe('plugins: in workspaces', function () {
       expect(posted.isError).to.not.equal(true);
       const comment = JSON.parse(textOf(posted)) as { id: number; html_url: string };
       expect(comment.html_url).to.equal(`https://github.com/acme/app/issues/17#issuecomment-${comment.id}`);
-      expect(fakeGithub().issues.comments.find((c) => c.id === comment.id)).to.deep.include({ repository: 'acme/app', number: 17, body: 'Fixed in the workspace.', installationId: INSTALLATION });
+      expect(fakeGithub().issues.comments.find((c) => c.id === comment.id)).to.deep.include({ repository: 'acme/app', issue: 17, body: 'Fixed in the workspace.', user: 'hangar[bot]' });
+      // As the App's installation on the repository: looked up with the App's JWT, then its token minted.
+      const paths = fakeGithub().calls.map((c) => `${c.method} ${c.path}`);
+      expect(paths).to.include('GET /repos/acme/app/installation').and.include(`POST /app/installations/${INSTALLATION}/access_tokens`);
 
       const foreign = await client.callTool({ name: 'comment_on_issue', arguments: { repository: 'someone/else', number: 1, body: 'x' } });
       expect(foreign.isError).to.equal(true);

@@ -20,6 +20,8 @@ describe('organization default resolution', () => {
       default_coding_agent: 'agent_1',
       default_models: { agent_1: null, agent_2: null, agent_3: null, agent_4: null, agent_5: null },
       default_environment_id: null,
+      auto_responder_allowlist: { logins: [], repository_ids: [] },
+      ci_failure_response: true,
       updated_at: null,
     });
   });

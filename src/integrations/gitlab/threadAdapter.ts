@@ -1,0 +1,73 @@
+/**
+ * How Hangar answers in a GitLab issue or merge request routed to a workspace: an `eyes` award
+ * emoji on what reached it (and a note naming the workspace when the thread gets a new one),
+ * then after every agent turn a note with the answer and its merge request links. Calls use
+ * `HANGAR_GITLAB_TOKEN` (`PRIVATE-TOKEN`) against `HANGAR_GITLAB_API_URL`. Every note carries
+ * Hangar's marker, so its delivery back to Hangar is never routed as a message.
+ */
+import { acknowledgeComment, replyComment, type PullRequestBinder } from '../codeHosting/threads';
+import type { ThreadAdapter, ThreadBinding } from '../threads/types';
+import { projectPath, type GitlabApi } from './api';
+
+/** What a GitLab thread stores (`integration_threads.reference`). */
+export interface GitlabThreadReference {
+  /** Numeric project id when known; otherwise calls address the project by its path. */
+  project_id: number | null;
+  /** "group/project". */
+  repository: string;
+  iid: number;
+  noteable: 'issue' | 'merge_request';
+  url?: string | null;
+  author?: string | null;
+}
+
+export function gitlabReference(binding: Pick<ThreadBinding, 'reference' | 'threadKey'>): GitlabThreadReference {
+  const r = binding.reference as Partial<GitlabThreadReference>;
+  const iid = r.iid;
+  if (typeof r.repository !== 'string' || !r.repository || !Number.isSafeInteger(iid) || (iid as number) <= 0 || (r.noteable !== 'issue' && r.noteable !== 'merge_request')) {
+    throw new Error(`GitLab thread ${binding.threadKey} has no usable project, iid and kind in its reference`);
+  }
+  return {
+    project_id: typeof r.project_id === 'number' ? r.project_id : null,
+    repository: r.repository,
+    iid: iid!,
+    noteable: r.noteable,
+    url: r.url ?? null,
+    author: r.author ?? null,
+  };
+}
+
+const itemPath = (ref: GitlabThreadReference) => `${projectPath(ref.project_id ?? ref.repository)}/${ref.noteable === 'issue' ? 'issues' : 'merge_requests'}/${ref.iid}`;
+
+export function createGitlabThreadAdapter(deps: {
+  api: GitlabApi;
+  pullRequests?: PullRequestBinder;
+  onReactionError?: (err: unknown, binding: ThreadBinding) => void;
+}): ThreadAdapter {
+  const { api } = deps;
+  const note = (ref: GitlabThreadReference, body: string) => api.request('POST', `${itemPath(ref)}/notes`, { body });
+
+  return {
+    provider: 'gitlab',
+
+    async acknowledge(binding, routing) {
+      const ref = gitlabReference(binding);
+      const cursor = /^(issue|merge_request|note):(\d+)$/.exec(binding.cursor ?? '');
+      if (cursor) {
+        const path = cursor[1] === 'note' ? `${itemPath(ref)}/notes/${cursor[2]}/award_emoji` : `${itemPath(ref)}/award_emoji`;
+        try {
+          await api.request('POST', path, { name: 'eyes' });
+        } catch (err) {
+          deps.onReactionError?.(err, binding);
+        }
+      }
+      if (routing.created) await note(ref, acknowledgeComment(routing.replicaId, routing.waking));
+    },
+
+    async reply(binding, reply) {
+      const ref = gitlabReference(binding);
+      await note(ref, replyComment(reply));
+      if (reply.pullRequestUrls.length) await deps.pullRequests?.bindPullRequests(binding, reply.pullRequestUrls);
+    },
+  };
+}
