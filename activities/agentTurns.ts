@@ -14,6 +14,7 @@ import type { ReplicaRow } from '../src/db/replicasRepository';
 import { gatewayKey } from '../src/domain/gatewayKey';
 import { checkedArgv, STALE_FILES_MARKER } from './agentFiles';
 import { agentSettings } from './environmentSetup';
+import { pluginMcpServers } from './plugins';
 import type { TurnResult } from '../workflows/shared';
 import { chatSummary, workspaceKey } from '../src/domain/replicas';
 import { replicaEnvironment, type CredentialResolver, type WorkspaceActivityDeps } from './workspace';
@@ -58,7 +59,9 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
       if (!global) throw new Error('the organization has no Global environment');
       environmentId = global.id;
     }
-    return agentSettings(deps, row.organization_id, environmentId);
+    // The environment's servers and the workspace's plugins (`hangar-…`, a name no environment server may take).
+    const [settings, plugins] = await Promise.all([agentSettings(deps, row.organization_id, environmentId), pluginMcpServers(deps, row)]);
+    return { ...settings, mcpServers: { ...settings.mcpServers, ...plugins } };
   }
 
   /**

@@ -122,6 +122,7 @@ export async function buildApi(options: { config: Config; logger: Logger; databa
       await terminalClient.shutdown();
       services.replicas.close();
       await services.aiGateway.close();
+      await services.plugins.close();
       await services.presence.close();
       await temporal.close();
     },

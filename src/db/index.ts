@@ -31,6 +31,7 @@ import { createWarmPoolsRepository } from './warmPoolsRepository';
 import { createSkillsRegistriesRepository } from './skillsRegistriesRepository';
 import { createMediaRepository } from './mediaRepository';
 import { createPreviewsRepository } from './previewsRepository';
+import { createPluginsRepository } from './pluginsRepository';
 
 export function createRepositories(knex: Knex) {
   return {
@@ -61,6 +62,7 @@ export function createRepositories(knex: Knex) {
     media: createMediaRepository(knex),
     analytics: createAnalyticsRepository(knex),
     previews: createPreviewsRepository(knex),
+    plugins: createPluginsRepository(knex),
   };
 }
 

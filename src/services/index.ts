@@ -38,6 +38,7 @@ import { createMediaService } from './media';
 import { createBlobStore } from '../storage';
 import { createAnalyticsService } from './analytics';
 import { createPreviewsService } from './previews';
+import { pluginsFromConfig } from './plugins';
 import { createPresenceService } from './presence';
 import { openPresenceStore } from '../presence';
 import { createSentryIntake } from './automations/sentryIntake';
@@ -64,6 +65,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
     organizationSecret: (organizationId, agent) => credentials.organizationSecret(organizationId, agent),
   });
   const analytics = createAnalyticsService({ repos });
+  const plugins = pluginsFromConfig({ repos, secretBox, config, logger: logger.child({ component: 'plugins' }) });
   const threads = createThreadDispatcher({ repos, temporal });
   const automationInbox = createAutomationInbox({ repos, temporal, logger: logger.child({ component: 'automation-inbox' }) });
   const automationIntake = createAutomationIntake({
@@ -79,6 +81,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
   });
   return {
     identity,
+    plugins,
     repositories,
     environments,
     environmentResources: createEnvironmentResourcesService({ repos, secretBox, environments }),
@@ -102,6 +105,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       },
       timings: { idleMs: config.workspaceIdleMs, archiveAfterMs: config.workspaceArchiveAfterMs, historyLimit: config.workspaceHistoryLimit },
       blobs,
+      integrations: (row) => plugins.environmentIntegrations(row),
     }),
     terminals: createTerminalService({ client: deps.terminalClient, repos }),
     userAccount: createUserAccountService({ repos, identity }),

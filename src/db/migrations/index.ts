@@ -20,6 +20,7 @@ import * as m014 from './014_media';
 import * as m015 from './015_analytics';
 import * as m016 from './016_skills_registries';
 import * as m017 from './017_connections';
+import * as m018 from './018_plugins';
 import * as m021 from './021_execution_origins';
 import * as m022 from './022_code_hosting_threads';
 import * as m023 from './023_thread_replies';
@@ -47,6 +48,7 @@ const migrations: Array<[string, Migration]> = [
   ['015_analytics', m015],
   ['016_skills_registries', m016],
   ['017_connections', m017],
+  ['018_plugins', m018],
   ['021_execution_origins', m021],
   ['022_code_hosting_threads', m022],
   ['023_thread_replies', m023],

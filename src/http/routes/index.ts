@@ -25,6 +25,7 @@ import { warmPoolStreamRoutes } from './warmPoolStream';
 import { mediaRoutes } from './media';
 import { analyticsRoutes } from './analytics';
 import { previewRoutes } from './previews';
+import { pluginRoutes } from './plugins';
 import { connectionRoutes } from './connections';
 import { slackRoutes } from './slack';
 import { presenceRoutes } from './presence';
@@ -67,6 +68,7 @@ export function allRoutes(deps: {
     ...mediaRoutes(services.media),
     ...analyticsRoutes(services.analytics),
     ...previewRoutes(services.previews),
+    ...pluginRoutes(services.plugins),
     ...connectionRoutes(services.connections),
     ...slackRoutes(services.slackReceiver, services.slackThreads),
     ...presenceRoutes(services.presence),

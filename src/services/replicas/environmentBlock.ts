@@ -7,17 +7,28 @@
 import { AGENTS } from '../../agents/catalog';
 import type { Repositories } from '../../db';
 import type { ReplicaRow } from '../../db/replicasRepository';
+import type { Integration } from '../../domain/plugins';
 
-export async function environmentBlock(repos: Pick<Repositories, 'environments' | 'environmentResources' | 'credentials' | 'replicaLogs'>, row: ReplicaRow) {
+/** What the workspace can reach (`integrations`) and the plugins it gets (see src/services/plugins/workspace.ts). */
+export type IntegrationsOf = (row: ReplicaRow) => Promise<{ integrations: Record<Integration, boolean>; plugins: unknown[] }>;
+
+const NONE = { integrations: { github: false, gitlab: false, linear: false, slack: false, google: false }, plugins: [] };
+
+export async function environmentBlock(
+  repos: Pick<Repositories, 'environments' | 'environmentResources' | 'credentials' | 'replicaLogs'>,
+  row: ReplicaRow,
+  integrationsOf?: IntegrationsOf,
+) {
   const layers = row.environment_id ? await repos.environments.layers(row.organization_id, row.environment_id) : null;
   const global = layers ? null : await repos.environments.findGlobal(row.organization_id);
   const ids = layers ? layers.map((l) => l.environment.id) : global ? [global.id] : [];
-  const [names, orgCredentials, ownCredentials, hookLogs, warmLogs] = await Promise.all([
+  const [names, orgCredentials, ownCredentials, hookLogs, warmLogs, reach] = await Promise.all([
     repos.environmentResources.namesOf(ids),
     repos.credentials.listFor({ organizationId: row.organization_id, userId: null }),
     row.user_id ? repos.credentials.listFor({ organizationId: row.organization_id, userId: row.user_id }) : [],
     repos.replicaLogs.hookLogs(row.id, 'start'),
     repos.replicaLogs.hookLogs(row.id, 'warm'),
+    integrationsOf ? integrationsOf(row) : NONE,
   ]);
   const codingAgents = Object.fromEntries(
     Object.keys(AGENTS).map((agent) => {
@@ -36,7 +47,9 @@ export async function environmentBlock(repos: Pick<Repositories, 'environments' 
     files_uploaded: names.files,
     env_vars_set: names.variables,
     skills_installed: row.skills_installed ?? [],
-    integrations: { github: false, gitlab: false, linear: false, slack: false, google: false },
+    integrations: reach.integrations,
+    // Hangar's own: the plugins the workspace gets (the original's block has none).
+    plugins: reach.plugins,
     coding_agents: codingAgents,
     hooks: {
       global_warm_hook: {

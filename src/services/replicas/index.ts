@@ -20,7 +20,7 @@ import type { BlobStore } from '../../storage';
 import type { EnvironmentsService } from '../environments';
 import { accessReplica, isAsleep } from './access';
 import { createChatsService } from './chats';
-import { environmentBlock } from './environmentBlock';
+import { environmentBlock, type IntegrationsOf } from './environmentBlock';
 import { createReplicaEventFeed, type FollowHandle, type FollowOptions } from './eventFeed';
 import { createEventWatermark, type WatermarkOptions } from './eventWatermark';
 import { createHistoryService } from './history';
@@ -73,6 +73,8 @@ export interface ReplicasDeps {
   watermark?: WatermarkOptions;
   /** A replica deleted without its workflow takes its media here (the workflow's delete does it otherwise). */
   blobs?: Pick<BlobStore, 'deleteByPrefix'>;
+  /** The environment block's `integrations` and `plugins` (the plugins service); all false and none without it. */
+  integrations?: IntegrationsOf;
 }
 
 export function createReplicasService(deps: ReplicasDeps) {
@@ -103,7 +105,7 @@ export function createReplicasService(deps: ReplicasDeps) {
     sendMessage: messages.send,
     sendToChat: messages.sendToChat,
     sendDeferred: messages.sendDeferred,
-    environmentBlock: (row: ReplicaRow) => environmentBlock(repos, row),
+    environmentBlock: (row: ReplicaRow) => environmentBlock(repos, row, deps.integrations),
 
     /** The engine secret of a workspace authenticates calls made from inside it. */
     async authenticateEngine(workspaceId: string, authorization: string | undefined): Promise<Actor> {

@@ -1,0 +1,76 @@
+import { expect } from 'chai';
+import { createSecretBox, generateEncryptionKey } from '../../../src/crypto/secretBox';
+import { parseEncryptionKeys } from '../../../src/config';
+import { isDomainError } from '../../../src/domain/errors';
+import type { PluginInstallRow } from '../../../src/db/pluginsRepository';
+import { prepareInstall, prepareUpdate, serializePlugin } from '../../../src/services/plugins/installs';
+
+const box = createSecretBox(parseEncryptionKeys(generateEncryptionKey('unit')));
+const capable = { github: true };
+const SECRET = 'a-plugin-secret-0123456789';
+
+function refusal(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    if (isDomainError(err, 'invalid')) return `${err.message}: ${err.details}`;
+    throw err;
+  }
+  throw new Error('expected a refusal');
+}
+
+const row = (over: Partial<PluginInstallRow>): PluginInstallRow => ({
+  id: '00000000-0000-4000-8000-000000000001',
+  organization_id: '00000000-0000-4000-8000-000000000002',
+  user_id: null,
+  slug: 'docs',
+  name: 'docs',
+  kind: 'http',
+  provides: null,
+  config_sealed: box.seal(JSON.stringify({ url: 'https://x.test/mcp', headers: { 'X-Key': 'k' } })),
+  secret_sealed: null,
+  secret_type: null,
+  secret_header: null,
+  enabled: true,
+  created_by: null,
+  created_at: new Date(0),
+  updated_at: new Date(0),
+  ...over,
+});
+
+describe('plugins: what an install may hold', () => {
+  it('seals an http config and its secret apart, defaulting the secret to a bearer token', () => {
+    const write = prepareInstall({ slug: 'docs', kind: 'http', config: { url: 'https://x.test/mcp' }, secret: { type: 'api_key', value: SECRET } }, box, capable);
+    expect(write).to.include({ secret_type: 'api_key', secret_header: 'Authorization', provides: null, enabled: true, name: 'docs' });
+    expect(box.open(write.secret_sealed!)).to.equal(SECRET);
+    expect(JSON.parse(box.open(write.config_sealed!))).to.deep.equal({ url: 'https://x.test/mcp', headers: {} });
+  });
+
+  it('refuses a secret on a stdio plugin, saying it would enter the container', () => {
+    expect(refusal(() => prepareInstall({ slug: 'local', kind: 'stdio', config: { command: 'x' }, secret: { type: 'api_key', value: SECRET } }, box, capable))).to.include('runs inside the workspace container');
+  });
+
+  it('refuses a native plugin the deployment cannot serve', () => {
+    expect(refusal(() => prepareInstall({ slug: 'github', kind: 'native' }, box, { github: false }))).to.include('HANGAR_GITHUB_APP_ID');
+    expect(prepareInstall({ slug: 'github', kind: 'native' }, box, capable)).to.include({ provides: 'github', name: 'GitHub', config_sealed: null });
+  });
+
+  it('refuses headers Hangar sets, and a secret header the config already uses', () => {
+    expect(refusal(() => prepareInstall({ slug: 'd', kind: 'http', config: { url: 'https://x.test', headers: { 'Mcp-Session-Id': 'x' } } }, box, capable))).to.include('Hangar sets this header');
+    expect(refusal(() => prepareInstall({ slug: 'd', kind: 'http', config: { url: 'https://x.test', headers: { 'X-Key': 'a' } }, secret: { type: 'api_key', value: SECRET, header: 'x-key' } }, box, capable))).to.include('the secret is sent in this header');
+    expect(refusal(() => prepareUpdate(row({}), { secret: { type: 'api_key', value: SECRET, header: 'X-Key' } }, box))).to.include('the secret is sent in this header');
+  });
+
+  it('changes only what a PATCH names, and removes a secret with null', () => {
+    const sealed = row({ secret_sealed: box.seal(SECRET), secret_type: 'oauth_token', secret_header: 'Authorization' });
+    expect(prepareUpdate(sealed, { enabled: false }, box)).to.deep.equal({ enabled: false });
+    expect(prepareUpdate(sealed, { secret: null }, box)).to.deep.equal({ secret_sealed: null, secret_type: null, secret_header: null });
+  });
+
+  it('answers which secret is set, never the secret', () => {
+    const view = serializePlugin(row({ secret_sealed: box.seal(SECRET), secret_type: 'api_key', secret_header: 'X-Api-Key' }), box);
+    expect(view.secret).to.deep.equal({ type: 'api_key', header: 'X-Api-Key' });
+    expect(JSON.stringify(view)).not.to.include(SECRET);
+    expect(view.scope).to.equal('org');
+  });
+});
