@@ -36,7 +36,8 @@ async function respond(ctx: Context, answer: GatewayAnswer): Promise<void> {
     res.end(answer.body);
     return;
   }
-  ctx.req.socket.setNoDelay(true);
+  // A client gone while the provider answered has no socket left: nothing to tune.
+  ctx.req.socket?.setNoDelay(true);
   res.writeHead(answer.status, answer.headers);
   res.flushHeaders();
   // A client leaving or the provider breaking off ends the pipeline early; the gateway has

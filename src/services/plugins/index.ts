@@ -117,15 +117,15 @@ export function createPluginsService(deps: PluginsDeps) {
 export type PluginsService = ReturnType<typeof createPluginsService>;
 
 /** The plugins service as a deployment's config sets it up: its GitHub credentials serve the native `github` plugin. */
-export function pluginsFromConfig(deps: { repos: PluginsDeps['repos']; secretBox: SecretBox; config: Pick<Config, 'github'>; logger: Logger }) {
-  const { github } = deps.config;
+export function pluginsFromConfig(deps: { repos: PluginsDeps['repos']; secretBox: SecretBox; config: Pick<Config, 'github' | 'gitlab'>; logger: Logger }) {
+  const { github, gitlab } = deps.config;
   const githubApi = createGithubApi({ apiUrl: github.apiUrl, appId: github.appId, privateKeyPem: github.privateKeyPem, token: github.token });
   return createPluginsService({
     repos: deps.repos,
     secretBox: deps.secretBox,
     capabilities: { github: githubApi.configured },
-    // Hangar has no GitLab API credentials yet: GitLab is available only through a plugin.
-    codeHostCredentials: { github: githubApi.configured, gitlab: false },
+    // GitLab's token (HANGAR_GITLAB_TOKEN) is what Hangar answers in issues and merge requests with.
+    codeHostCredentials: { github: githubApi.configured, gitlab: !!gitlab.token },
     githubWebHost: githubWebHost(github.apiUrl),
     github: githubApi.configured ? createGithubIssuesClient(githubApi) : null,
     proxy: createMcpProxy(),
