@@ -2,7 +2,7 @@
  * GitHub webhook deliveries: the `X-Hub-Signature-256` check and the mapping of pull_request
  * events, and of `/{botName}` comments on pull requests, to trigger events. Pure: the HTTP layer hands in headers and bodies.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { matchesHmacSha256 } from '../../crypto/hmac';
 import { asRecord, bool, botCommand, CodeHostingPayloadError, int, isBotAuthor, presentStrings, str, truncate, type CodeHostingEvent, type TriggerEventName } from '../codeHosting/events';
 
 const GITHUB_SIGNATURE = /^sha256=([0-9a-f]{64})$/i;
@@ -13,10 +13,7 @@ export function verifyGithubSignature(secret: string, rawBody: Buffer, header: s
   if (typeof header !== 'string' || !Buffer.isBuffer(rawBody)) return false;
   const match = GITHUB_SIGNATURE.exec(header.trim());
   if (!match) return false;
-  const claimed = Buffer.from(match[1]!, 'hex');
-  const actual = createHmac('sha256', secret).update(rawBody).digest();
-  // Both are 32 bytes here (the regex pins the hex length), so timingSafeEqual cannot throw.
-  return claimed.length === actual.length && timingSafeEqual(claimed, actual);
+  return matchesHmacSha256(secret, [rawBody], match[1]);
 }
 
 /** What the GitHub mapping needs beyond the delivery: the bot's name, for `/{botName}` commands. */

@@ -8,19 +8,14 @@
  * `assigneeId`, `state {type}`, `identifier`, `title`, `description`, `url`; Comment `data`
  * carries `body`, `issueId`, `userId`, `user`, `issue`.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { matchesHmacSha256 } from '../../crypto/hmac';
 
 /** Linear recommends refusing deliveries whose timestamp is more than a minute away. */
 export const LINEAR_TIMESTAMP_TOLERANCE_MS = 60_000;
 
-const HEX_SHA256 = /^[0-9a-f]{64}$/i;
-
 /** Hex HMAC-SHA256 of the raw body with the webhook's signing secret, compared in constant time. */
 export function verifyLinearSignature(secret: string, rawBody: Buffer, header: string | undefined): boolean {
-  if (!secret || typeof header !== 'string' || !HEX_SHA256.test(header.trim())) return false;
-  const claimed = Buffer.from(header.trim(), 'hex');
-  const actual = createHmac('sha256', secret).update(rawBody).digest();
-  return claimed.length === actual.length && timingSafeEqual(claimed, actual);
+  return matchesHmacSha256(secret, [rawBody], header);
 }
 
 /** Whether the signed `webhookTimestamp` (ms) is within the tolerance of `now` either way. */

@@ -8,17 +8,12 @@
  * `/api/0/projects/{organization_slug}/{project_slug}/…` on every host, so both slugs are read
  * from there, with the issue's `project.slug` and `/organizations/{slug}/` web URLs as fallbacks.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { matchesHmacSha256 } from '../../crypto/hmac';
 import type { SentryEventName } from '../../domain/automations/sentry';
-
-const HEX_SHA256 = /^[0-9a-f]{64}$/i;
 
 /** Hex HMAC-SHA256 of the raw body with the integration's client secret, compared in constant time. */
 export function verifySentrySignature(clientSecret: string, rawBody: Buffer, header: string | undefined): boolean {
-  if (!clientSecret || typeof header !== 'string' || !HEX_SHA256.test(header.trim())) return false;
-  const claimed = Buffer.from(header.trim(), 'hex');
-  const actual = createHmac('sha256', clientSecret).update(rawBody).digest();
-  return claimed.length === actual.length && timingSafeEqual(claimed, actual);
+  return matchesHmacSha256(clientSecret, [rawBody], header);
 }
 
 /** One Sentry delivery mapped to a trigger event. */

@@ -4,7 +4,8 @@
  * signing secret. A timestamp more than five minutes away from now (either way) is refused, so
  * a captured delivery cannot be replayed later with its original headers.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { matchesHmacSha256 } from '../../crypto/hmac';
 
 /** Slack's documented window: requests older (or newer) than this are refused. */
 export const SLACK_TIMESTAMP_TOLERANCE_SECONDS = 5 * 60;
@@ -37,8 +38,6 @@ export function verifySlackSignature(
   const { timestamp, signature } = headers;
   if (!timestamp || !signature) return 'missing';
   if (!slackTimestampFresh(timestamp, nowSeconds)) return 'stale';
-  const expected = Buffer.from(slackSignature(signingSecret, timestamp, rawBody), 'utf8');
-  const given = Buffer.from(signature, 'utf8');
-  if (given.length !== expected.length) return 'mismatch';
-  return timingSafeEqual(given, expected) ? 'ok' : 'mismatch';
+  const claimed = /^v0=([0-9a-f]{64})$/i.exec(signature.trim());
+  return claimed && matchesHmacSha256(signingSecret, [`v0:${timestamp}:`, rawBody], claimed[1]) ? 'ok' : 'mismatch';
 }
