@@ -38,6 +38,6 @@ export function verifySlackSignature(
   const { timestamp, signature } = headers;
   if (!timestamp || !signature) return 'missing';
   if (!slackTimestampFresh(timestamp, nowSeconds)) return 'stale';
-  const claimed = /^v0=([0-9a-f]{64})$/i.exec(signature.trim());
+  const claimed = /^v0=([0-9a-f]{64})$/.exec(signature);
   return claimed && matchesHmacSha256(signingSecret, [`v0:${timestamp}:`, rawBody], claimed[1]) ? 'ok' : 'mismatch';
 }
