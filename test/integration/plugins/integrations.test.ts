@@ -1,7 +1,7 @@
 /**
  * The environment block's `integrations` without plugins: a code host is available when the
  * workspace has its repositories and the deployment holds its API credentials (the suite's
- * GitHub App; no GitLab credentials), Slack and Linear when the organization is connected.
+ * GitHub App, and its GitLab token), Slack and Linear when the organization is connected.
  */
 import { expect } from 'chai';
 import { harness } from '../../support/harness';
@@ -35,8 +35,9 @@ describe('plugins: integrations of a workspace without plugins', function () {
     const none = { github: false, gitlab: false, linear: false, slack: false, google: false };
     try {
       expect(await integrations(onGithub)).to.deep.equal({ ...none, github: true });
-      // GitLab repositories, but Hangar holds no GitLab API credentials.
-      expect(await integrations(onGitlab)).to.deep.equal(none);
+      // GitLab repositories, and the deployment's GitLab token (HANGAR_GITLAB_TOKEN).
+      expect(harness().config.gitlab.token).to.be.a('string');
+      expect(await integrations(onGitlab)).to.deep.equal({ ...none, gitlab: true });
       expect(await integrations(bare)).to.deep.equal(none);
 
       // The organization connects Slack and Linear (/v1/connections, admins).
