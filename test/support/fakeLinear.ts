@@ -12,6 +12,8 @@
  *   signing secret), `Linear-Delivery` and `Linear-Event`. Comments the app posts through the
  *   API come back as deliveries too, as they do from Linear.
  */
+import type { SecretBox } from '../../src/crypto/secretBox';
+import type { SealedConnectionRow } from '../../src/db/connectionsRepository';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { execute, type GraphqlError } from './fakeLinearGraphql';
@@ -95,4 +97,20 @@ export async function startFakeLinear(): Promise<FakeLinear> {
       }),
   };
   return fake;
+}
+
+/** A connection row for a fake workspace, its secrets sealed with `box`, for unit tests that run without a database. */
+export function linearConnectionRow(ws: FakeLinearWorkspace, box: SecretBox, organizationId: string): SealedConnectionRow {
+  return {
+    id: 'c1',
+    organization_id: organizationId,
+    provider: 'linear',
+    external_id: ws.organizationId,
+    name: 'Linear',
+    settings: { app_user_id: ws.app.id },
+    secrets_sealed: box.seal(JSON.stringify({ access_token: ws.accessToken, webhook_secret: ws.webhookSecret })),
+    created_by: null,
+    created_at: new Date(),
+    updated_at: new Date(),
+  };
 }

@@ -8,7 +8,7 @@ import { DomainError } from '../../../src/domain/errors';
 import type { InboundThreadMessage, ThreadClosed } from '../../../src/integrations/threads/types';
 import { createLogger } from '../../../src/logger';
 import { createLinearReceiver } from '../../../src/services/integrations/linear';
-import { startFakeLinear, type FakeLinear, type FakeLinearWorkspace } from '../../support/fakeLinear';
+import { linearConnectionRow, startFakeLinear, type FakeLinear, type FakeLinearWorkspace } from '../../support/fakeLinear';
 
 const box = createSecretBox(parseEncryptionKeys(generateEncryptionKey('t')));
 
@@ -24,18 +24,7 @@ describe('services/integrations/linear receiver', () => {
   before(async () => {
     linear = await startFakeLinear();
     ws = linear.createWorkspace();
-    connection = {
-      id: 'c1',
-      organization_id: 'org-1',
-      provider: 'linear',
-      external_id: ws.organizationId,
-      name: 'Linear',
-      settings: { app_user_id: ws.app.id },
-      secrets_sealed: box.seal(JSON.stringify({ access_token: ws.accessToken, webhook_secret: ws.webhookSecret })),
-      created_by: null,
-      created_at: new Date(),
-      updated_at: new Date(),
-    };
+    connection = linearConnectionRow(ws, box, 'org-1');
   });
   after(() => linear.close());
   beforeEach(() => {

@@ -6,7 +6,7 @@ import { createLinearThreadAdapter, replyText } from '../../../../src/integratio
 import { createLinearClient, LinearApiError } from '../../../../src/integrations/linear/api';
 import type { ThreadBinding } from '../../../../src/integrations/threads/types';
 import { createLogger } from '../../../../src/logger';
-import { startFakeLinear, type FakeLinear, type FakeLinearWorkspace } from '../../../support/fakeLinear';
+import { linearConnectionRow, startFakeLinear, type FakeLinear, type FakeLinearWorkspace } from '../../../support/fakeLinear';
 
 const box = createSecretBox(parseEncryptionKeys(generateEncryptionKey('t')));
 
@@ -17,18 +17,7 @@ describe('integrations/linear adapter and API client', () => {
   before(async () => {
     linear = await startFakeLinear();
     ws = linear.createWorkspace();
-    connection = {
-      id: 'c1',
-      organization_id: 'o1',
-      provider: 'linear',
-      external_id: ws.organizationId,
-      name: 'Linear',
-      settings: { app_user_id: ws.app.id },
-      secrets_sealed: box.seal(JSON.stringify({ access_token: ws.accessToken, webhook_secret: ws.webhookSecret })),
-      created_by: null,
-      created_at: new Date(),
-      updated_at: new Date(),
-    };
+    connection = linearConnectionRow(ws, box, 'o1');
   });
   after(() => linear.close());
 
