@@ -3,7 +3,7 @@
  * each builds its dependencies once, then hands them to these functions.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { STATUS_CODES, createServer, type Server, type ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import { version } from '../package.json';
 import type { Config } from './config';
@@ -90,6 +90,22 @@ export async function buildApi(options: { config: Config; logger: Logger; databa
       if (previewProxy.owns(req)) return previewProxy.upgrade(req, socket, head);
       // The API itself speaks no WebSocket.
       socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    });
+    // A request Node's parser refuses (bad chunking, a NUL in a header, headers over the limit,
+    // an unknown method) still gets the Error body when the socket can take one.
+    server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+      if (!socket.writable || err.code === 'ECONNRESET') return void socket.destroy();
+      const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+      const body = JSON.stringify({ error: STATUS_CODES[status], details: parserRefusal(err) });
+      // The headers were read and a response is in flight (the body was malformed): answer on it.
+      const inFlight = (socket as { _httpMessage?: ServerResponse })._httpMessage;
+      if (inFlight) {
+        if (inFlight.headersSent) return void socket.destroy();
+        inFlight.shouldKeepAlive = false;
+        inFlight.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+        return void inFlight.end(body, () => socket.destroy());
+      }
+      socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
     });
     // Node's close waits for upgraded sockets, which closeAllConnections does not reach.
     const closeServer = server.close.bind(server);
@@ -237,3 +253,24 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
     },
   };
 }
+
+/** What the client got wrong, in words (Node's parser codes are not for clients). */
+function parserRefusal(err: NodeJS.ErrnoException): string {
+  switch (err.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return 'the request headers are too large';
+    case 'HPE_INVALID_METHOD':
+      return 'unknown HTTP method';
+    case 'HPE_INVALID_CHUNK_SIZE':
+    case 'HPE_INVALID_TRANSFER_ENCODING':
+      return 'malformed chunked body';
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+    case 'HPE_INVALID_CONTENT_LENGTH':
+      return 'invalid or conflicting Content-Length';
+    case 'HPE_INVALID_HEADER_TOKEN':
+      return 'a header name or value holds a character HTTP does not allow';
+    default:
+      return 'the request is not valid HTTP/1.1';
+  }
+}
+

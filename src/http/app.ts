@@ -62,7 +62,16 @@ export function createApp(options: AppOptions): Koa {
       }
     }
     if (ctx.status === 404 && ctx.body === undefined) errorBody(ctx, 404, 'Not found', `no route for ${ctx.method} ${ctx.path}`);
-    if (ctx.status === 405 && (ctx.body === undefined || typeof ctx.body === 'string')) errorBody(ctx, 405, 'Method not allowed', null);
+    // The router answers 501 for a method it has no route for anywhere, 405 for one this path lacks:
+    // both are the path's 405 with `Allow` (or 404 for a path that does not exist).
+    if ((ctx.status === 405 || ctx.status === 501) && (ctx.body === undefined || typeof ctx.body === 'string')) {
+      const allowed = [...new Set(router.match(ctx.path, ctx.method).path.flatMap((layer) => layer.methods))];
+      if (allowed.length === 0) errorBody(ctx, 404, 'Not found', `no route for ${ctx.method} ${ctx.path}`);
+      else {
+        ctx.set('Allow', allowed.join(', '));
+        errorBody(ctx, 405, 'Method not allowed', `${ctx.method} is not allowed here; allowed: ${allowed.join(', ')}`);
+      }
+    }
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     logger.info('request', {
       requestId,

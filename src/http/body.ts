@@ -1,9 +1,11 @@
 /**
  * JSON body parsing with a byte limit: 413 over the limit, 415 for a body that is not JSON,
- * 400 for malformed JSON. Requests without a body leave `ctx.request.body` undefined.
+ * 400 for malformed JSON, JSON nested too deep, or text PostgreSQL cannot store (NUL, lone
+ * surrogates; `src/domain/inputHygiene.ts`). Requests without a body leave `ctx.request.body` undefined.
  */
 import type { Context } from 'koa';
-import { DomainError, invalid } from '../domain/errors';
+import { DomainError } from '../domain/errors';
+import { parseJsonText } from '../domain/inputHygiene';
 
 declare module 'koa' {
   interface Request {
@@ -39,12 +41,6 @@ export function jsonBody(limit: number) {
     }
     const raw = await readBody(ctx.req, limit);
     ctx.request.rawBody = raw;
-    if (raw.length > 0) {
-      try {
-        ctx.request.body = JSON.parse(raw.toString('utf8'));
-      } catch {
-        throw invalid('Malformed JSON body');
-      }
-    }
+    if (raw.length > 0) ctx.request.body = parseJsonText(raw.toString('utf8'));
   };
 }

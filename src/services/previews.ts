@@ -3,6 +3,7 @@
  * asks before it forwards a request (which preview a token names, whether the caller may open
  * it, waking its workspace). Changes go out as `preview.changed` with the full list.
  */
+import { CANONICAL_UUID } from '../domain/inputHygiene';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Logger } from '../logger';
 import type { SignedLinks } from '../crypto/signedLinks';
@@ -92,7 +93,7 @@ export function createPreviewsService(deps: PreviewsDeps) {
 
   /** A link's or session's claims (`l` the link id, `p` the preview id), when they name this preview and the link is neither revoked nor expired. */
   async function liveLink(target: PreviewTarget, claims: (Record<string, unknown> & { exp: number }) | null): Promise<{ expiresAt: Date } | null> {
-    if (!claims || typeof claims.l !== 'string' || claims.p !== target.id || !/^[0-9a-f-]{36}$/.test(claims.l)) return null;
+    if (!claims || typeof claims.l !== 'string' || claims.p !== target.id || !CANONICAL_UUID.test(claims.l)) return null;
     const link = await previews.findLink(claims.l);
     if (!link || link.preview_id !== target.id || link.revoked_at || new Date(link.expires_at).getTime() <= Date.now()) return null;
     return { expiresAt: new Date(link.expires_at) };

@@ -3,6 +3,8 @@
  * custom webhook's body becomes, and how its token is looked up.
  */
 import { createHash } from 'node:crypto';
+import { DomainError, invalid } from '../errors';
+import { parseJsonText, unsafeText } from '../inputHygiene';
 
 /** Every custom-webhook event of an automation shares one debounce key. */
 export const CUSTOM_DEBOUNCE_KEY = 'custom';
@@ -30,13 +32,18 @@ export const hashWebhookToken = (token: string) => createHash('sha256').update(t
 export function customPayload(body: Buffer, contentType: string | undefined): Record<string, unknown> {
   const text = body.toString('utf8');
   if (!contentType || /json/i.test(contentType) || /^\s*[{]/.test(text)) {
+    let parsed: unknown;
     try {
-      const parsed: unknown = JSON.parse(text);
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-    } catch {
-      // not JSON after all: wrapped below
+      parsed = parseJsonText(text);
+    } catch (err) {
+      // Not JSON after all (wrapped below) — but JSON too deep or with text that cannot be stored is refused.
+      if (!(err instanceof DomainError) || err.message === 'Malformed JSON body') parsed = undefined;
+      else throw err;
     }
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
   }
+  const why = unsafeText(text);
+  if (why) throw invalid('Invalid body', `body: ${why}`);
   return { raw: text };
 }
 

@@ -8,6 +8,7 @@
 import type { AutomationsRepository, EventRoute } from '../../db/automationsRepository';
 import { customPayload, CUSTOM_DEBOUNCE_KEY, hashWebhookToken, pullRequestDebounceKey } from '../../domain/automations/events';
 import { DomainError, invalid, notFound } from '../../domain/errors';
+import { parseJsonText } from '../../domain/inputHygiene';
 import type { EventBus } from '../../events/bus';
 import type { Logger } from '../../logger';
 import { CodeHostingPayloadError, isExcludedActor, normaliseRepositoryUrl, type CodeHostingEvent } from '../../integrations/codeHosting/events';
@@ -122,13 +123,8 @@ export function createAutomationIntake(deps: {
     return items;
   }
 
-  function parseJson(body: Buffer): unknown {
-    try {
-      return JSON.parse(body.toString('utf8'));
-    } catch {
-      throw invalid('Malformed JSON body');
-    }
-  }
+  /** Bounded depth, and no text PostgreSQL cannot store (the payload is kept as jsonb). */
+  const parseJson = (body: Buffer): unknown => parseJsonText(body.toString('utf8'));
 
   async function deliver(provider: 'github' | 'gitlab', event: CodeHostingEvent | null, deliveryId: string | undefined): Promise<CodeHostingAnswer> {
     if (!event) return { accepted: true, matched: 0, duplicate: false, ignored: 'this event or action triggers no automation' };

@@ -6,6 +6,7 @@
  * signature is verified. Accepted events go to the inbox (debounced per Sentry issue), deduplicated
  * by `Request-ID`.
  */
+import { parseJsonText } from '../../domain/inputHygiene';
 import type { ConnectionsRepository } from '../../db/connectionsRepository';
 import type { AutomationsRepository } from '../../db/automationsRepository';
 import type { SecretBox } from '../../crypto/secretBox';
@@ -52,7 +53,7 @@ export function createSentryIntake(deps: {
     async accept(req: WebhookRequest): Promise<CodeHostingAnswer> {
       let body: unknown;
       try {
-        body = JSON.parse(req.body.toString('utf8'));
+        body = parseJsonText(req.body.toString('utf8'));
       } catch {
         // Unreadable: no organization to verify against, the same answer as a forged delivery.
         throw rejected('the body is not JSON');

@@ -12,6 +12,7 @@
  * The core records `Linear-Delivery` as the delivery id and starts the work in Temporal before
  * this answers, within Linear's 5 seconds.
  */
+import { parseJsonText } from '../../domain/inputHygiene';
 import type { SecretBox } from '../../crypto/secretBox';
 import type { ConnectionsRepository } from '../../db/connectionsRepository';
 import type { IntegrationThreadsRepository } from '../../db/integrationThreadsRepository';
@@ -75,7 +76,7 @@ export function createLinearReceiver(deps: {
     async accept(req: WebhookRequest): Promise<LinearAnswer> {
       let body: unknown;
       try {
-        body = JSON.parse(req.body.toString('utf8'));
+        body = parseJsonText(req.body.toString('utf8'));
       } catch {
         throw rejected('the body is not JSON');
       }

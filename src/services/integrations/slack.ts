@@ -17,6 +17,7 @@
  * `message` all do nothing the second time. A replay with a fresh timestamp needs a new
  * signature, which only the signing secret can make.
  */
+import { parseJsonText } from '../../domain/inputHygiene';
 import type { SecretBox } from '../../crypto/secretBox';
 import type { Repositories } from '../../db';
 import type { SealedConnectionRow } from '../../db/connectionsRepository';
@@ -140,7 +141,7 @@ export function createSlackReceiver(deps: {
     async accept(req: SlackRequest): Promise<SlackAnswer> {
       let body: unknown;
       try {
-        body = JSON.parse(req.body.toString('utf8'));
+        body = parseJsonText(req.body.toString('utf8'));
       } catch {
         throw rejected();
       }

@@ -6,6 +6,7 @@
  * that workspace's plugins only; a native plugin is served there, a third-party one forwarded
  * to its server with the plugin's secret added, so the secret never enters the container.
  */
+import { CANONICAL_UUID } from '../../domain/inputHygiene';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SecretBox } from '../../crypto/secretBox';
@@ -97,7 +98,7 @@ export function createWorkspacePlugins(deps: WorkspacePluginsDeps) {
   /** The engine secret's workspace, or 401; another workspace's path is 404. */
   async function engineWorkspace(pathWorkspaceId: string, headerWorkspaceId: string, authorization: string): Promise<ReplicaRow> {
     const secret = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
-    if (!secret || !/^[0-9a-f-]{36}$/i.test(headerWorkspaceId)) throw unauthenticated(ENGINE_REFUSAL);
+    if (!secret || !CANONICAL_UUID.test(headerWorkspaceId)) throw unauthenticated(ENGINE_REFUSAL);
     const row = await repos.replicas.findLive(headerWorkspaceId);
     if (!row || !sameHash(row.engine_secret_hash, hashEngineSecret(secret))) throw unauthenticated(ENGINE_REFUSAL);
     if (row.id.toLowerCase() !== pathWorkspaceId.toLowerCase()) throw notFound('Replica');

@@ -4,6 +4,7 @@
  * the events stream). The database is the record; the workspace workflow is told about work
  * and lifecycle requests and does the rest.
  */
+import { CANONICAL_UUID } from '../../domain/inputHygiene';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AgentId, ThinkingLevel } from '../../agents/catalog';
 import type { SecretBox } from '../../crypto/secretBox';
@@ -110,7 +111,7 @@ export function createReplicasService(deps: ReplicasDeps) {
     /** The engine secret of a workspace authenticates calls made from inside it. */
     async authenticateEngine(workspaceId: string, authorization: string | undefined): Promise<Actor> {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-      if (!match || !/^[0-9a-f-]{36}$/i.test(workspaceId)) throw unauthenticated('invalid workspace engine credentials');
+      if (!match || !CANONICAL_UUID.test(workspaceId)) throw unauthenticated('invalid workspace engine credentials');
       const row = await replicas.findLive(workspaceId);
       if (!row || row.engine_secret_hash !== hashEngineSecret(match[1]!)) throw unauthenticated('invalid workspace engine credentials');
       return { organizationId: row.organization_id, userId: row.user_id, keyKind: row.user_id ? 'personal' : 'org', keyId: `engine:${row.id}`, isAdmin: false };
