@@ -44,19 +44,23 @@ export function jsonDepth(text: string): number {
   return deepest;
 }
 
-const pathOf = (at: string, key: string | number) => (typeof key === 'number' ? `${at}.${key}` : `${at}.${key}`);
+const pathOf = (at: string, key: string | number) => `${at}.${key}`;
+
+/** The error's message names where the input was, as the validators do. */
+const LOCATIONS: Record<string, string> = { body: 'Invalid body', query: 'Invalid query', params: 'Invalid path parameter' };
+const refusal = (at: string) => LOCATIONS[at.split('.')[0]!] ?? 'Invalid body';
 
 /** Throws a 400 naming the first string (value or key) that cannot be stored. */
 export function checkStrings(value: unknown, at: string): void {
   if (typeof value === 'string') {
     const why = unsafeText(value);
-    if (why) throw invalid(`Invalid ${at.split('.')[0]}`, `${at}: ${why}`);
+    if (why) throw invalid(refusal(at), `${at}: ${why}`);
   } else if (Array.isArray(value)) {
     value.forEach((item, i) => checkStrings(item, pathOf(at, i)));
   } else if (value !== null && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
       const why = unsafeText(key);
-      if (why) throw invalid(`Invalid ${at.split('.')[0]}`, `${at}: a field name ${why}`);
+      if (why) throw invalid(refusal(at), `${at}: a field name ${why}`);
       checkStrings(item, pathOf(at, key));
     }
   }

@@ -61,6 +61,16 @@ describe('automation event triggers', function () {
       expect(text.status).to.equal(202);
       const broken = await request('POST', `/v1/automations/webhook/${automation.webhook_token}`, { rawBody: '{"half": ', headers: { 'content-type': 'application/json' } });
       expect(broken.status).to.equal(202);
+      // The token is the webhook's only credential: the access log keeps the path without it.
+      const logged = harness().logs.filter((l) => l.includes('/v1/automations/webhook/'));
+      expect(logged.length).to.be.greaterThan(0);
+      expect(harness().logs.join('\n')).not.to.contain(automation.webhook_token);
+      // Text PostgreSQL cannot store is refused, not stored.
+      const nul = await request('POST', `/v1/automations/webhook/${automation.webhook_token}`, { rawBody: 'a\u0000b', headers: { 'content-type': 'text/plain' } });
+      expect(nul.status).to.equal(400);
+      expect(errorOf(nul).details).to.equal('body: must not contain NUL characters');
+      const deep = await request('POST', `/v1/automations/webhook/${automation.webhook_token}`, { rawBody: `{"a":${'['.repeat(5000)}${']'.repeat(5000)}}`, headers: { 'content-type': 'application/json' } });
+      expect(deep.status).to.equal(400);
 
       // Debounce is off: each event is its own run, recorded when the answer goes out.
       const rows = await executionsOf(automation.id);
