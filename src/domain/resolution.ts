@@ -2,8 +2,11 @@
  * What a workspace (or a hook test) of an environment gets: Global underneath, then the
  * source environment of a source-backed personal one, then the environment itself. A later
  * layer wins, except that a personal environment cannot override an inherited variable
- * whose owner did not mark it `personal_override_allowed`. Pure: the rows come in, opened.
+ * whose owner did not mark it `personal_override_allowed`. Reserved variables and protected
+ * file paths (`workspaceSettings.ts`) saved before those rules existed are left out. Pure: the
+ * rows come in, opened.
  */
+import { protectedFilePath, reservedVariable } from './workspaceSettings';
 
 /** The fields of an environment the layering looks at. */
 export interface LayerEnvironment {
@@ -73,6 +76,8 @@ export function resolveLayers<E extends LayerEnvironment>(
   const variables: Record<string, string> = {};
   const locked = new Set<string>();
   for (const row of byLayer(rows.variables)) {
+    // Saved before the rule existed: never applied (the API refuses new ones).
+    if (reservedVariable(row.key)) continue;
     const own = row.environment_id === env.id;
     if (own && personal && locked.has(row.key)) continue;
     variables[row.key] = open(row.value_sealed);
@@ -82,6 +87,7 @@ export function resolveLayers<E extends LayerEnvironment>(
 
   const files = new Map<string, string>();
   for (const row of byLayer(rows.files)) {
+    if (protectedFilePath(row.path)) continue;
     // A later layer's file wins over an earlier layer's file at its folder (or inside it).
     for (const path of files.keys()) {
       if (path.startsWith(row.path + '/') || row.path.startsWith(path + '/')) files.delete(path);

@@ -4,6 +4,7 @@
  * environment a path cannot be both a file and the directory of another file, since the
  * sandbox refuses such a set when it materialises the files.
  */
+import { protectedFilePath } from '../../domain/workspaceSettings';
 import type { FileRow, Patch } from '../../db/environmentResourcesRepository';
 import type { Transaction } from '../../db/transaction';
 import { invalid, conflict } from '../../domain/errors';
@@ -27,6 +28,8 @@ const duplicate = conflictOn({
 function checkedPath(path: string): string {
   const check = normaliseHomePath(path, FILE_PATH_MAX);
   if (!check.ok) throw invalid('Invalid body', `body.path: ${check.reason}`);
+  const protectedPath = protectedFilePath(check.path);
+  if (protectedPath) throw invalid('Invalid body', `body.path: ${protectedPath}`);
   return check.path;
 }
 

@@ -4,6 +4,7 @@
  * nearest inherited definition allows personal overrides — the same rule resolution applies
  * when a workspace starts, enforced here so the user hears about it when saving.
  */
+import { reservedVariable } from '../../domain/workspaceSettings';
 import type { Patch, VariableRow } from '../../db/environmentResourcesRepository';
 import type { EnvironmentRow } from '../../db/environmentsRepository';
 import type { Transaction } from '../../db/transaction';
@@ -25,6 +26,11 @@ const duplicate = conflictOn({
 
 function checkValue(value: string | undefined): void {
   if (value?.includes('\0')) throw invalid('Invalid body', 'body.value: must not contain NUL characters (a process environment cannot hold them)');
+}
+
+function checkKey(key: string | undefined): void {
+  const reserved = key === undefined ? null : reservedVariable(key);
+  if (reserved) throw invalid('Invalid body', `body.key: ${reserved}`);
 }
 
 const adminOnly = () =>
@@ -67,6 +73,7 @@ export function createVariablesService(ctx: ResourceContext) {
     list: variables.list,
 
     async create(actor: Actor, environmentId: string, input: VariableInput) {
+      checkKey(input.key);
       checkValue(input.value);
       return ctx.write(actor, environmentId, async (env, trx) => {
         if (input.personal_override_allowed && !actor.isAdmin) throw adminOnly();
@@ -77,6 +84,7 @@ export function createVariablesService(ctx: ResourceContext) {
     },
 
     async update(actor: Actor, environmentId: string, id: string, input: VariablePatch) {
+      checkKey(input.key);
       checkValue(input.value);
       return ctx.write(actor, environmentId, async (env, trx) => {
         const current = await variables.current(env, id, trx);
