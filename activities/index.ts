@@ -2,6 +2,7 @@
  * Every activity the worker registers, built from one set of dependencies. Each area's factory
  * takes only the part it needs (`Pick<ActivityDeps, …>`), so tests hand it just that.
  */
+import type { OutboundPolicy } from '../src/integrations/outbound/addressGuard';
 import type { SecretBox } from '../src/crypto/secretBox';
 import type { Repositories } from '../src/db';
 import type { EventBus } from '../src/events/bus';
@@ -59,6 +60,8 @@ export interface ActivityDeps {
   blobs: BlobStore;
   /** Workspaces' canvas directories, through the Docker archive API. */
   canvas: CanvasReader;
+  /** Where user-chosen URLs (webhook_url) may be reached. */
+  outbound: OutboundPolicy;
   /** How each provider answers in its threads (Slack, Linear, GitHub, GitLab). */
   threadAdapters: ThreadAdapter[];
 }

@@ -3,6 +3,7 @@
  * remove, and keep the replica's record and events stream in step. Each is idempotent by
  * replica id (or by the message it claims), so a retried activity repeats no side effect.
  */
+import type { OutboundPolicy } from '../src/integrations/outbound/addressGuard';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { CredentialResolver as AgentCredentials } from '../src/agents/credentials';
 import type { SecretBox } from '../src/crypto/secretBox';
@@ -28,6 +29,8 @@ export type CredentialResolver = Pick<AgentCredentials, 'hasCredential'>;
 export interface WorkspaceActivityDeps {
   repos: Repositories;
   secretBox: SecretBox;
+  /** Where a replica's webhook_url may be delivered (the SSRF guard). */
+  outbound: OutboundPolicy;
   runtime: WorkspaceRuntime;
   events: ReplicaEventEmitter;
   credentials: CredentialResolver;
@@ -240,7 +243,7 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
           payload: input.payload,
           deliveryId: input.deliveryId,
           occurredAt: new Date(input.occurredAt),
-        });
+        }, { policy: deps.outbound });
       } catch (err) {
         if (!(err instanceof WebhookDeliveryError)) throw err;
         throw ApplicationFailure.create({

@@ -79,6 +79,12 @@ export interface Config {
    * or pull request starts or reaches its workspace, `/hangar …` on a pull request is a command.
    */
   botName: string;
+  /**
+   * Internal networks and names a user-chosen URL (webhook_url, plugin servers) may reach
+   * (`HANGAR_OUTBOUND_ALLOW`: comma-separated CIDRs, addresses and host names). Link-local and
+   * unspecified addresses are never reachable.
+   */
+  outboundAllow: string[];
   /** The AI gateway's upstream per agent (`HANGAR_AGENT_N_BASE_URL`), without a trailing slash. */
   agentBaseUrls: Record<AgentId, string>;
   /** Published client releases: `manifest.json` and its files (docs/operations.md, "Releases"). */
@@ -214,6 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
     },
     linear: { apiUrl: httpUrl(env, 'HANGAR_LINEAR_API_URL') ?? 'https://api.linear.app/graphql' },
     botName: botName(env.HANGAR_BOT_NAME),
+    outboundAllow: (env.HANGAR_OUTBOUND_ALLOW ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     agentBaseUrls: {
       agent_1: upstreamUrl(env, 'HANGAR_AGENT_1_BASE_URL', 'https://api.anthropic.com'),
       agent_2: upstreamUrl(env, 'HANGAR_AGENT_2_BASE_URL', 'https://api.openai.com'),

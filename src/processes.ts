@@ -2,6 +2,7 @@
  * Assembly shared by the composition roots (api, worker, dev) and the integration tests:
  * each builds its dependencies once, then hands them to these functions.
  */
+import { createOutboundPolicy } from './integrations/outbound/addressGuard';
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, createServer, type Server, type ServerResponse } from 'node:http';
 import type Koa from 'koa';
@@ -203,6 +204,7 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
       timings: { idleMs: config.workspaceIdleMs, archiveAfterMs: config.workspaceArchiveAfterMs, historyLimit: config.workspaceHistoryLimit },
       blobs: createBlobStore(config),
       canvas: createCanvasReader(docker, CANVAS_DIR),
+      outbound: createOutboundPolicy(config.outboundAllow),
       // Each provider's adapter is listed here as it is connected (Slack, Linear, GitHub, GitLab).
       threadAdapters: [
         createSlackThreadAdapter({

@@ -1,4 +1,5 @@
 /** Builds every API use case over the repositories; the API's composition calls this once. */
+import { createOutboundPolicy } from '../integrations/outbound/addressGuard';
 import type { Config } from '../config';
 import type { SecretBox } from '../crypto/secretBox';
 import type { Repositories } from '../db';
@@ -105,6 +106,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       },
       timings: { idleMs: config.workspaceIdleMs, archiveAfterMs: config.workspaceArchiveAfterMs, historyLimit: config.workspaceHistoryLimit },
       blobs,
+      outbound: createOutboundPolicy(config.outboundAllow),
       integrations: (row) => plugins.environmentIntegrations(row),
     }),
     terminals: createTerminalService({ client: deps.terminalClient, repos }),

@@ -112,6 +112,8 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     HANGAR_WORKER_SHUTDOWN_GRACE_SECONDS: '10',
     // Inbox rows left without a workflow are picked up within seconds.
     HANGAR_AUTOMATION_SWEEP_SECONDS: '2',
+    // The tests' own receivers (webhooks, MCP servers) listen on loopback, which is otherwise refused.
+    HANGAR_OUTBOUND_ALLOW: '127.0.0.0/8,::1',
     // An image built under another name (`HANGAR_SANDBOX_IMAGE`, as setup.sh reads it).
     ...(process.env.HANGAR_SANDBOX_IMAGE ? { HANGAR_SANDBOX_IMAGE: process.env.HANGAR_SANDBOX_IMAGE } : {}),
     // Media and canvas copies of this run, shared by its API and worker, removed at close.

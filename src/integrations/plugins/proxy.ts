@@ -6,11 +6,10 @@
  * Only the protocol's own headers cross in either direction, so the workspace's engine secret
  * never leaves Hangar and the upstream's cookies or auth challenges never reach the agent.
  */
-import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import type { IncomingHttpHeaders } from 'node:http';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
-import { Agent, request, type Dispatcher } from 'undici';
+import { request, type Dispatcher } from 'undici';
+import { isNeverReachable, type OutboundPolicy } from '../outbound/addressGuard';
 
 export interface UpstreamMcpServer {
   url: string;
@@ -37,36 +36,8 @@ const RESPONSE_HEADERS = ['content-type', 'mcp-session-id', 'mcp-protocol-versio
 /** A tool call may think for long before its answer starts, and an event stream stays open. */
 const SILENCE_LIMIT_MS = 30 * 60_000;
 
-/**
- * Addresses a plugin URL may never reach from Hangar: link-local (cloud metadata services
- * live there: 169.254.169.254, fd00:ec2::254) and unspecified ones. Private and loopback
- * networks stay allowed: a self-hosted team runs its MCP servers there.
- */
-const blocked = new BlockList();
-blocked.addSubnet('169.254.0.0', 16, 'ipv4');
-blocked.addSubnet('0.0.0.0', 8, 'ipv4');
-blocked.addSubnet('fe80::', 10, 'ipv6');
-blocked.addAddress('::', 'ipv6');
-blocked.addAddress('fd00:ec2::254', 'ipv6');
-
-export function isBlockedAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return false;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return blocked.check(mapped[1]!, 'ipv4');
-  return blocked.check(address, family === 6 ? 'ipv6' : 'ipv4');
-}
-
-/** DNS lookup that refuses a name resolving to a blocked address (undici connects through it). */
-const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...(options as LookupOptions), all: true }, (err, addresses) => {
-    if (err) return callback(err, '', 0);
-    const list = (addresses as LookupAddress[]).filter((a) => !isBlockedAddress(a.address));
-    if (list.length === 0) return callback(Object.assign(new Error(`${hostname} resolves only to link-local or unspecified addresses`), { code: 'EADDRBLOCKED' }), '', 0);
-    if ((options as LookupOptions).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
-    callback(null, list[0]!.address, list[0]!.family);
-  });
-};
+/** Kept for the install-time check of a URL's literal address; the proxy applies the whole policy. */
+export const isBlockedAddress = isNeverReachable;
 
 function reasonOf(err: unknown): string {
   const e = err as { code?: unknown; cause?: { code?: unknown; message?: unknown }; name?: unknown };
@@ -74,14 +45,15 @@ function reasonOf(err: unknown): string {
   return typeof code === 'string' ? code : typeof e.name === 'string' ? e.name : 'error';
 }
 
-export function createMcpProxy() {
-  const dispatcher = new Agent({ headersTimeout: SILENCE_LIMIT_MS, bodyTimeout: SILENCE_LIMIT_MS, connect: { lookup: guardedLookup, timeout: 10_000 } });
+/** `policy` says where a plugin's server may be (the SSRF guard), checked on the URL and again at connect time. */
+export function createMcpProxy(policy: OutboundPolicy) {
+  const dispatcher = policy.dispatcher({ headersTimeout: SILENCE_LIMIT_MS, bodyTimeout: SILENCE_LIMIT_MS, connect: { timeout: 10_000 } });
 
   return {
     async forward(upstream: UpstreamMcpServer, req: McpProxyRequest): Promise<McpProxyAnswer> {
       const url = new URL(upstream.url);
-      const host = url.hostname.replace(/^\[|\]$/g, '');
-      if (isBlockedAddress(host)) return { ok: false, reason: `${url.host} is a link-local or unspecified address` };
+      const refused = await policy.checkUrl(url.href);
+      if (refused) return { ok: false, reason: `${url.host} is not allowed: ${refused}` };
       const headers: Record<string, string | string[]> = { 'accept-encoding': 'identity' };
       for (const name of REQUEST_HEADERS) {
         const value = req.headers[name];

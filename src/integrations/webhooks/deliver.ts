@@ -7,6 +7,8 @@
  * Errors never carry the URL (receiver URLs often embed tokens), the secret or the body;
  * this module does not log.
  */
+import { fetch, type Response } from 'undici';
+import type { OutboundPolicy } from '../outbound/addressGuard';
 import { createHmac, randomUUID } from 'node:crypto';
 import { classifyWebhookStatus, parseRetryAfter, webhookRetryDelay, WEBHOOK_MAX_ATTEMPTS } from './retry';
 
@@ -38,6 +40,8 @@ export interface WebhookDelivery {
 export interface DeliveryOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Where a user-chosen URL may go (SSRF guard); without it, anywhere (tests of the wire format). */
+  policy?: OutboundPolicy;
 }
 
 export class WebhookDeliveryError extends Error {
@@ -87,6 +91,9 @@ export async function deliverWebhookOnce(delivery: WebhookDelivery, options: Del
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new WebhookDeliveryError(false, 'webhook URL must be http or https');
 
+  const refused = options.policy ? await options.policy.checkUrl(url.href) : null;
+  if (refused) throw new WebhookDeliveryError(false, `webhook URL is not allowed: ${refused}`);
+
   const deliveryId = delivery.deliveryId ?? randomUUID();
   const body = webhookBody(delivery);
   const headers: Record<string, string> = {
@@ -102,7 +109,8 @@ export async function deliverWebhookOnce(delivery: WebhookDelivery, options: Del
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
   let response: Response;
   try {
-    response = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal });
+    // No redirects: a receiver cannot bounce the delivery to an address the guard refused.
+    response = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal, ...(options.policy ? { dispatcher: options.policy.agent } : {}) });
   } catch (err) {
     if (options.signal?.aborted) throw new WebhookDeliveryError(true, 'webhook delivery was cancelled');
     if (timeout.aborted) throw new WebhookDeliveryError(true, `webhook receiver did not answer within ${timeoutMs} ms`);

@@ -3,6 +3,7 @@
  * and each member's own (`/v1/user/plugins`, personal keys only; another member's install is
  * not found), the native catalog, and what a workspace gets of them (`./workspace.ts`).
  */
+import { createOutboundPolicy } from '../../integrations/outbound/addressGuard';
 import type { Config } from '../../config';
 import type { SecretBox } from '../../crypto/secretBox';
 import type { Repositories } from '../../db';
@@ -117,7 +118,7 @@ export function createPluginsService(deps: PluginsDeps) {
 export type PluginsService = ReturnType<typeof createPluginsService>;
 
 /** The plugins service as a deployment's config sets it up: its GitHub credentials serve the native `github` plugin. */
-export function pluginsFromConfig(deps: { repos: PluginsDeps['repos']; secretBox: SecretBox; config: Pick<Config, 'github' | 'gitlab'>; logger: Logger }) {
+export function pluginsFromConfig(deps: { repos: PluginsDeps['repos']; secretBox: SecretBox; config: Pick<Config, 'github' | 'gitlab' | 'outboundAllow'>; logger: Logger }) {
   const { github, gitlab } = deps.config;
   const githubApi = createGithubApi({ apiUrl: github.apiUrl, appId: github.appId, privateKeyPem: github.privateKeyPem, token: github.token });
   return createPluginsService({
@@ -128,7 +129,7 @@ export function pluginsFromConfig(deps: { repos: PluginsDeps['repos']; secretBox
     codeHostCredentials: { github: githubApi.configured, gitlab: !!gitlab.token },
     githubWebHost: githubWebHost(github.apiUrl),
     github: githubApi.configured ? createGithubIssuesClient(githubApi) : null,
-    proxy: createMcpProxy(),
+    proxy: createMcpProxy(createOutboundPolicy(deps.config.outboundAllow)),
     logger: deps.logger,
   });
 }

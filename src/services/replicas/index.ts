@@ -4,6 +4,7 @@
  * the events stream). The database is the record; the workspace workflow is told about work
  * and lifecycle requests and does the rest.
  */
+import type { OutboundPolicy } from '../../integrations/outbound/addressGuard';
 import { CANONICAL_UUID } from '../../domain/inputHygiene';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AgentId, ThinkingLevel } from '../../agents/catalog';
@@ -60,6 +61,8 @@ export interface ReplicaTimings {
 }
 
 export interface ReplicasDeps {
+  /** Where a webhook_url may point (the SSRF guard; the worker checks again when it delivers). */
+  outbound: Pick<OutboundPolicy, 'checkUrl'>;
   repos: Pick<
     Repositories,
     'transact' | 'replicas' | 'replicaChats' | 'replicaMessages' | 'replicaLogs' | 'replicaEvents' | 'codeRepositories' | 'environments' | 'environmentResources' | 'credentials'
@@ -126,6 +129,8 @@ export function createReplicasService(deps: ReplicasDeps) {
       const environmentId = input.environment_id ?? (await policy.defaultEnvironmentId(actor.organizationId)) ?? 'global';
       const env = await deps.environments.access(actor, environmentId);
       const webhook = typeof input.webhook_url === 'string' ? { url: input.webhook_url } : input.webhook_url;
+      const refused = webhook ? await deps.outbound.checkUrl(webhook.url) : null;
+      if (refused) throw invalid('Invalid body', `body.webhook_url: ${refused}`);
       const engineSecret = randomBytes(32).toString('base64url');
       const fresh = {
         ids: { replicaId: randomUUID(), chatId: randomUUID(), messageId: randomUUID() },

@@ -36,6 +36,7 @@ export async function startActivityApp(options: { bus?: EventBus; heartbeatMs?: 
     environments: { access: unused },
     policy: { resolveAgentAndModel: unused, isModelAllowed: unused, defaultEnvironmentId: unused },
     timings: { idleMs: 0, archiveAfterMs: 0, historyLimit: 0 },
+    outbound: { checkUrl: unused },
   });
   const app = createApp({
     logger: silentLogger,
