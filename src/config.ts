@@ -8,6 +8,7 @@ import { DOCKER_HOST_NAME } from './sandbox/dockerHost';
 import type { AgentId } from './agents/catalog';
 import type { LogLevel } from './logger';
 import type { S3Settings } from './storage/s3Store';
+import type { BucketPolicy } from './limits/tokenBucket';
 
 export interface Config {
   port: number;
@@ -17,6 +18,12 @@ export interface Config {
   databaseSchema: string | undefined;
   temporalAddress: string | undefined;
   temporalNamespace: string;
+  /**
+   * `HANGAR_TEMPORAL_SEARCH_ATTRIBUTES`: `on` (default) sets Hangar's search attributes and memo
+   * on every workflow, and the API and worker refuse to start when the namespace lacks them;
+   * `off` for a cluster where they cannot be registered.
+   */
+  temporalSearchAttributes: boolean;
   taskQueue: string;
   sandboxImage: string;
   sandboxPoolSize: number;
@@ -24,6 +31,22 @@ export interface Config {
   sandboxNanoCpus: number;
   sandboxPidsLimit: number;
   sandboxNetworkMode: string;
+  /**
+   * `HANGAR_NETWORK_ISOLATION`: `enforce` (default) puts each organization's workspaces, and the
+   * hook sandboxes, on networks of their own and installs the egress rules on the engine's host
+   * (the worker refuses to start when it cannot); `networks` only the networks (the operator
+   * installs `hangar admin firewall`'s rules on a remote engine's host); `off` the default bridge.
+   */
+  networkIsolation: 'enforce' | 'networks' | 'off';
+  /**
+   * What containers may reach: `HANGAR_WORKSPACE_EGRESS` `public` (default: the internet, not
+   * internal ranges) or `allowlist` (only `allow`); `HANGAR_WORKSPACE_EGRESS_ALLOW`: IPv4 CIDRs,
+   * addresses and host names reachable even inside internal ranges; `HANGAR_WORKSPACE_HOST_PORTS`:
+   * host ports containers may reach (default the port of HANGAR_WORKSPACE_API_URL when it is the host's).
+   */
+  workspaceEgress: { mode: 'public' | 'allowlist'; allow: string[]; hostPorts: number[] };
+  /** `HANGAR_WORKSPACE_SUBNETS` (default 10.213.0.0/16) carved into `/HANGAR_WORKSPACE_SUBNET_PREFIX` (default 26). */
+  workspaceSubnets: { pool: string; prefixLength: number };
   /** Labels this process's sandboxes; one per live worker sharing a Docker engine. */
   sandboxOwner: string;
   hookTimeoutMs: number;
@@ -45,7 +68,14 @@ export interface Config {
   legacyCreateTimeoutMs: number;
   /** Active key first; older keys stay for decryption during a rotation. */
   encryptionKeys: EncryptionKey[];
+  /** Ordinary JSON bodies (`HANGAR_BODY_LIMIT_BYTES`, 1 MiB). */
   bodyLimitBytes: number;
+  /** Bodies of the operations that carry a message's images (`HANGAR_MESSAGE_BODY_LIMIT_BYTES`, 32 MiB). */
+  messageBodyLimitBytes: number;
+  /** GitHub and GitLab deliveries (`HANGAR_CODE_HOSTING_BODY_LIMIT_BYTES`, 25 MiB: GitHub's documented cap). */
+  codeHostingBodyLimitBytes: number;
+  /** Webhook bodies read at once before their signature is verified (`HANGAR_MAX_UNVERIFIED_BODIES`, 64); past it, 503. */
+  maxUnverifiedBodies: number;
   logLevel: LogLevel;
   publicBaseUrl: string | undefined;
   /**
@@ -103,6 +133,47 @@ export interface Config {
   redisPrefix: string;
   /** `HANGAR_PRESENCE_TTL_SECONDS` (default 30): a member without a heartbeat this long is gone. */
   presenceTtlMs: number;
+  /** Event streams an API process holds open at once, and what it buffers for a client that reads slowly. */
+  streams: StreamLimits;
+  /**
+   * Prometheus metrics (docs/operations.md, "Metrics"). `HANGAR_METRICS_TOKEN`: the API serves
+   * `/metrics` only when it is set, and then only with `Authorization: Bearer <token>` (the
+   * worker's endpoint requires it too). `HANGAR_WORKER_METRICS_PORT` (default 9464, 0: off) and
+   * `HANGAR_WORKER_METRICS_HOST` (default 0.0.0.0): the worker's endpoint, started by its entry
+   * point. `HANGAR_TEMPORAL_METRICS_ADDRESS` (host:port, unset: off): the Temporal SDK's own worker metrics.
+   */
+  metrics: { token: string | undefined; workerPort: number; workerHost: string; temporalAddress: string | undefined };
+  /** Token-bucket request limits per API key and per client address; null with `HANGAR_RATE_LIMIT=off`. */
+  rateLimit: RateLimitSettings | null;
+  /**
+   * Verified API keys kept in memory (`HANGAR_API_KEY_CACHE_SECONDS`, default 60, 0: none) and how
+   * many (`HANGAR_API_KEY_CACHE_SIZE`, default 10,000). Revocations reach every process at once;
+   * the lifetime bounds only changes made behind the API's back (SQL by hand).
+   */
+  apiKeyCache: { ttlMs: number; maxEntries: number };
+}
+
+/** docs/decisions.md, "Event stream caps and backpressure". */
+export interface StreamLimits {
+  /** `HANGAR_STREAMS_PER_KEY` (default 100): open streams of one API key, per API process. */
+  perKey: number;
+  /** `HANGAR_STREAMS_PER_ORGANIZATION` (default 500): open streams of one organization's keys, per API process. */
+  perOrganization: number;
+  /** `HANGAR_STREAMS_PER_PROCESS` (default 2000): open streams of one API process. */
+  perProcess: number;
+  /** `HANGAR_STREAM_BUFFER_KB` (default 256): unsent bytes a stream may hold for a client that does not read. */
+  bufferBytes: number;
+}
+
+export interface RateLimitSettings {
+  /** Per API key, and per workspace for its engine-secret and AI gateway calls (`HANGAR_RATE_LIMIT_KEY_BURST`, `…_KEY_PER_SECOND`). */
+  key: BucketPolicy;
+  /** Per client address, for requests without a credential (webhooks, signed links, docs) and failed authentications (`…_IP_BURST`, `…_IP_PER_SECOND`). */
+  ip: BucketPolicy;
+  /** Tokens a failed authentication (any 401) takes from its address's bucket (`HANGAR_RATE_LIMIT_FAILED_AUTH_COST`). */
+  failedAuthCost: number;
+  /** Proxies of the operator's in front of the API that append to X-Forwarded-For (`HANGAR_RATE_LIMIT_PROXY_HOPS`, default 0). */
+  proxyHops: number;
 }
 
 export interface EncryptionKey {
@@ -118,6 +189,40 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   if (!/^-?\d+$/.test(raw)) throw new ConfigError(`${name} must be an integer, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(values as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
+  return raw as T;
+}
+
+const list = (raw: string | undefined) => (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+/** The host ports workspaces reach: the listed ones, else the API's own port when workspaces reach it on the host. */
+function hostPorts(env: NodeJS.ProcessEnv): number[] {
+  if (env.HANGAR_WORKSPACE_HOST_PORTS !== undefined && env.HANGAR_WORKSPACE_HOST_PORTS !== '') {
+    return list(env.HANGAR_WORKSPACE_HOST_PORTS).map((p) => {
+      if (!/^\d+$/.test(p) || Number(p) < 1 || Number(p) > 65535) throw new ConfigError(`HANGAR_WORKSPACE_HOST_PORTS must list ports 1-65535, got "${p}"`);
+      return Number(p);
+    });
+  }
+  const apiUrl = httpUrl(env, 'HANGAR_WORKSPACE_API_URL') ?? env.HANGAR_PUBLIC_URL;
+  if (!apiUrl) return [int(env, 'PORT', 8080, 0, 65535)].filter((port) => port > 0);
+  const url = new URL(apiUrl);
+  if (url.hostname !== DOCKER_HOST_NAME) return [];
+  return [Number(url.port || (url.protocol === 'https:' ? 443 : 80))];
+}
+
+/** A positive decimal number (`0.5`, `20`). */
+function decimal(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+(\.\d+)?$/.test(raw)) throw new ConfigError(`${name} must be a number, got "${raw}"`);
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   return value;
@@ -176,6 +281,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
     databaseSchema,
     temporalAddress: env.TEMPORAL_ADDRESS || undefined,
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
+    temporalSearchAttributes: oneOf(env, 'HANGAR_TEMPORAL_SEARCH_ATTRIBUTES', ['on', 'off'] as const, 'on') === 'on',
     taskQueue: env.HANGAR_TASK_QUEUE || 'hangar',
     sandboxImage: env.HANGAR_SANDBOX_IMAGE || defaults.sandboxImage || 'hangar-sandbox:latest',
     sandboxPoolSize: int(env, 'HANGAR_SANDBOX_POOL_SIZE', 2, 0, 64),
@@ -183,6 +289,16 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
     sandboxNanoCpus: int(env, 'HANGAR_SANDBOX_MILLICPUS', 1000, 100, 64000) * 1_000_000,
     sandboxPidsLimit: int(env, 'HANGAR_SANDBOX_PIDS_LIMIT', 256, 16, 32768),
     sandboxNetworkMode: env.HANGAR_SANDBOX_NETWORK || 'bridge',
+    networkIsolation: oneOf(env, 'HANGAR_NETWORK_ISOLATION', ['enforce', 'networks', 'off'] as const, 'enforce'),
+    workspaceEgress: {
+      mode: oneOf(env, 'HANGAR_WORKSPACE_EGRESS', ['public', 'allowlist'] as const, 'public'),
+      allow: list(env.HANGAR_WORKSPACE_EGRESS_ALLOW),
+      hostPorts: hostPorts(env),
+    },
+    workspaceSubnets: {
+      pool: env.HANGAR_WORKSPACE_SUBNETS || '10.213.0.0/16',
+      prefixLength: int(env, 'HANGAR_WORKSPACE_SUBNET_PREFIX', 26, 16, 29),
+    },
     sandboxOwner: env.HANGAR_SANDBOX_OWNER || hostname(),
     hookTimeoutMs: int(env, 'HANGAR_HOOK_TIMEOUT_MS', 90_000, 1000, 900_000),
     warmPoolSize: int(env, 'HANGAR_WARM_POOL_SIZE', 5, 0, 50),
@@ -195,6 +311,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
     legacyCreateTimeoutMs: int(env, 'HANGAR_LEGACY_CREATE_TIMEOUT_SECONDS', 600, 1, 3600) * 1000,
     encryptionKeys: parseEncryptionKeys(env.HANGAR_ENCRYPTION_KEYS),
     bodyLimitBytes: int(env, 'HANGAR_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    messageBodyLimitBytes: int(env, 'HANGAR_MESSAGE_BODY_LIMIT_BYTES', 32 * 1024 * 1024, 1024, 256 * 1024 * 1024),
+    codeHostingBodyLimitBytes: int(env, 'HANGAR_CODE_HOSTING_BODY_LIMIT_BYTES', 25 * 1024 * 1024, 1024, 256 * 1024 * 1024),
+    maxUnverifiedBodies: int(env, 'HANGAR_MAX_UNVERIFIED_BODIES', 64, 1, 100_000),
     logLevel,
     publicBaseUrl: env.HANGAR_PUBLIC_URL || undefined,
     workspaceApiUrl: (httpUrl(env, 'HANGAR_WORKSPACE_API_URL') ?? env.HANGAR_PUBLIC_URL ?? `http://${DOCKER_HOST_NAME}:${int(env, 'PORT', 8080, 0, 65535)}`).replace(/\/+$/, ''),
@@ -220,7 +339,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
     },
     linear: { apiUrl: httpUrl(env, 'HANGAR_LINEAR_API_URL') ?? 'https://api.linear.app/graphql' },
     botName: botName(env.HANGAR_BOT_NAME),
-    outboundAllow: (env.HANGAR_OUTBOUND_ALLOW ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    outboundAllow: list(env.HANGAR_OUTBOUND_ALLOW),
     agentBaseUrls: {
       agent_1: upstreamUrl(env, 'HANGAR_AGENT_1_BASE_URL', 'https://api.anthropic.com'),
       agent_2: upstreamUrl(env, 'HANGAR_AGENT_2_BASE_URL', 'https://api.openai.com'),
@@ -234,6 +353,56 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
     previewDomain: previewDomain(env.HANGAR_PREVIEW_DOMAIN),
     slack: { apiUrl: httpUrl(env, 'HANGAR_SLACK_API_URL') ?? 'https://slack.com/api' },
     ...redisSettings(env),
+    streams: {
+      perKey: int(env, 'HANGAR_STREAMS_PER_KEY', 100, 1, 1_000_000),
+      perOrganization: int(env, 'HANGAR_STREAMS_PER_ORGANIZATION', 500, 1, 1_000_000),
+      perProcess: int(env, 'HANGAR_STREAMS_PER_PROCESS', 2000, 1, 1_000_000),
+      bufferBytes: int(env, 'HANGAR_STREAM_BUFFER_KB', 256, 16, 65_536) * 1024,
+    },
+    metrics: metricsSettings(env),
+    rateLimit: rateLimitSettings(env),
+    apiKeyCache: {
+      ttlMs: int(env, 'HANGAR_API_KEY_CACHE_SECONDS', 60, 0, 86_400) * 1000,
+      maxEntries: int(env, 'HANGAR_API_KEY_CACHE_SIZE', 10_000, 1, 10_000_000),
+    },
+  };
+}
+
+function metricsSettings(env: NodeJS.ProcessEnv): Config['metrics'] {
+  const token = env.HANGAR_METRICS_TOKEN || undefined;
+  if (token !== undefined && !/^[\x21-\x7e]{16,256}$/.test(token)) {
+    throw new ConfigError('HANGAR_METRICS_TOKEN must be 16 to 256 printable characters without spaces (e.g. openssl rand -hex 32)');
+  }
+  const temporalAddress = env.HANGAR_TEMPORAL_METRICS_ADDRESS || undefined;
+  if (temporalAddress !== undefined) {
+    const port = /^(?:\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(temporalAddress)?.[1];
+    if (!port || Number(port) < 1 || Number(port) > 65535) throw new ConfigError(`HANGAR_TEMPORAL_METRICS_ADDRESS must be host:port (e.g. 0.0.0.0:9465), got "${temporalAddress}"`);
+  }
+  return {
+    token,
+    workerPort: int(env, 'HANGAR_WORKER_METRICS_PORT', 9464, 0, 65535),
+    workerHost: env.HANGAR_WORKER_METRICS_HOST || '0.0.0.0',
+    temporalAddress,
+  };
+}
+
+/**
+ * Generous by default: a key may burst 1,000 requests and keep up 100 a second; an address
+ * 1,000 and 50 a second, where each failed authentication costs 10 (so about 100 wrong keys
+ * in a row, then 5 a second).
+ */
+function rateLimitSettings(env: NodeJS.ProcessEnv): RateLimitSettings | null {
+  const switch_ = (env.HANGAR_RATE_LIMIT ?? 'on').trim().toLowerCase();
+  if (!['on', 'off', 'true', 'false', '1', '0', ''].includes(switch_)) throw new ConfigError('HANGAR_RATE_LIMIT must be on or off');
+  if (['off', 'false', '0'].includes(switch_)) return null;
+  const ip = { burst: int(env, 'HANGAR_RATE_LIMIT_IP_BURST', 1000, 1, 1_000_000), perSecond: decimal(env, 'HANGAR_RATE_LIMIT_IP_PER_SECOND', 50, 0.001, 1_000_000) };
+  const failedAuthCost = int(env, 'HANGAR_RATE_LIMIT_FAILED_AUTH_COST', 10, 1, 1_000_000);
+  if (failedAuthCost > ip.burst) throw new ConfigError('HANGAR_RATE_LIMIT_FAILED_AUTH_COST must not exceed HANGAR_RATE_LIMIT_IP_BURST');
+  return {
+    key: { burst: int(env, 'HANGAR_RATE_LIMIT_KEY_BURST', 1000, 1, 1_000_000), perSecond: decimal(env, 'HANGAR_RATE_LIMIT_KEY_PER_SECOND', 100, 0.001, 1_000_000) },
+    ip,
+    failedAuthCost,
+    proxyHops: int(env, 'HANGAR_RATE_LIMIT_PROXY_HOPS', 0, 0, 10),
   };
 }
 

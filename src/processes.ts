@@ -10,11 +10,16 @@ import { version } from '../package.json';
 import type { Config } from './config';
 import { createSecretBox } from './crypto/secretBox';
 import { createApp } from './http/app';
+import { httpMetrics } from './http/metrics';
+import { createDatabaseGauges } from './metrics/database';
+import { createRateLimiter } from './http/rateLimit';
+import { openBucketStore } from './limits';
 import { allRoutes } from './http/routes';
 import type { Logger } from './logger';
 import { createDocker, createSandboxRuntime, type SandboxRuntime } from './sandbox';
 import { createWorkspaceRuntime } from './sandbox/workspace';
 import { createCanvasReader } from './sandbox/workspace/canvas';
+import { isolateNetworks } from './sandbox/network';
 import { CANVAS_DIR } from './domain/media';
 import { createBlobStore } from './storage';
 import { createGithubChecksClient } from './integrations/github/checks';
@@ -26,6 +31,7 @@ import { createTerminalClient, createTerminalManager } from './terminals';
 import { createServices, type Services } from './services';
 import { workspaceKey } from './domain/replicas';
 import { connectTemporal, createTemporalGateway, type TemporalGateway } from './temporal/gateway';
+import { verifySearchAttributes } from './temporal/searchAttributes';
 import { connectWorker, createHangarWorker } from './temporal/worker';
 import type { Database } from './db/database';
 import { createPreviewProxy } from './http/previewProxy';
@@ -53,13 +59,15 @@ export interface ApiProcess {
 export async function buildApi(options: { config: Config; logger: Logger; database: Database; temporalAddress: string }): Promise<ApiProcess> {
   const { config, logger, database } = options;
   const connection = await connectTemporal(options.temporalAddress);
-  const temporal = createTemporalGateway(connection, { namespace: config.temporalNamespace, taskQueue: config.taskQueue });
+  if (config.temporalSearchAttributes) await verifySearchAttributes(connection, config.temporalNamespace).catch(closingOnError(connection));
+  const temporal = createTemporalGateway(connection, gatewayOptions(config));
   const terminalClient = createTerminalClient({ bus: database.bus, logger: logger.child({ component: 'terminals' }) });
   const services = createServices({ repos: database.repos, bus: database.bus, secretBox: createSecretBox(config.encryptionKeys), temporal, terminalClient, config, logger });
   const routes = allRoutes({
     services,
     legacyCreateTimeoutMs: config.legacyCreateTimeoutMs,
     publicBaseUrl: config.publicBaseUrl,
+    streams: config.streams,
     bus: database.bus,
     logger,
     version,
@@ -68,12 +76,21 @@ export async function buildApi(options: { config: Config; logger: Logger; databa
       { name: 'temporal', check: () => temporal.ping() },
     ],
   });
+  // Buckets in Redis with REDIS_URL (shared by every API process), else in this process.
+  const rateLimiter = config.rateLimit
+    ? createRateLimiter({ identity: services.identity, store: openBucketStore(config, logger), settings: config.rateLimit })
+    : null;
   const app = createApp({
     logger,
     identity: services.identity,
     routes,
     bodyLimitBytes: config.bodyLimitBytes,
+    bodyLimits: { messages: config.messageBodyLimitBytes, codeHosting: config.codeHostingBodyLimitBytes },
+    unverifiedBodies: { max: config.maxUnverifiedBodies },
     authenticateEngine: (workspaceId, authorization) => services.replicas.authenticateEngine(workspaceId, authorization),
+    // Off without a token: the API's port is public, and metrics are for operators.
+    metrics: config.metrics.token ? httpMetrics({ token: config.metrics.token, routes, registries: [createDatabaseGauges(database.repos.metrics)] }) : undefined,
+    rateLimit: rateLimiter?.forRoute,
   });
   // Code-hosting delivery ids are remembered for a week (at least 72 h is required).
   const pruneDeliveries = () =>
@@ -106,7 +123,9 @@ export async function buildApi(options: { config: Config; logger: Logger; databa
         inFlight.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
         return void inFlight.end(body, () => socket.destroy());
       }
-      socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+      // An answer to HEAD has no body (a client would read it as a second, malformed answer).
+      const head = (err as { rawPacket?: Buffer }).rawPacket?.toString('latin1', 0, 5) === 'HEAD ';
+      socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${head ? '' : body}`);
     });
     // Node's close waits for upgraded sockets, which closeAllConnections does not reach.
     const closeServer = server.close.bind(server);
@@ -141,6 +160,8 @@ export async function buildApi(options: { config: Config; logger: Logger; databa
       await services.aiGateway.close();
       await services.plugins.close();
       await services.presence.close();
+      await services.identity.close();
+      await rateLimiter?.close();
       await temporal.close();
     },
   };
@@ -158,10 +179,12 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
   const { repos } = database;
   const docker = createDocker(process.env);
   const secretBox = createSecretBox(config.encryptionKeys);
+  const isolation = await isolateNetworks(config, docker, logger.child({ component: 'network' }));
   const workspaceRuntime = createWorkspaceRuntime(docker, {
     image: config.sandboxImage,
     logger: logger.child({ component: 'workspaces' }),
     networkMode: config.sandboxNetworkMode,
+    networks: isolation?.networks,
     memoryCapBytes: config.workspaceMemoryCapBytes,
   });
   const sandbox = createSandboxRuntime(docker, {
@@ -170,14 +193,15 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
     memoryBytes: config.sandboxMemoryBytes,
     nanoCpus: config.sandboxNanoCpus,
     pidsLimit: config.sandboxPidsLimit,
-    networkMode: config.sandboxNetworkMode,
+    networkMode: isolation?.hooksNetwork ?? config.sandboxNetworkMode,
     ownerId: config.sandboxOwner,
     logger: logger.child({ component: 'sandbox' }),
   });
   // One connection: the worker polls on it, and its gateway starts the workflows the inbox
   // sweeper finds unstarted and stops a deleted automation's workflows.
-  const connection = await connectWorker(options.temporalAddress, logger);
-  const temporal = createTemporalGateway(connection, { namespace: config.temporalNamespace, taskQueue: config.taskQueue });
+  const connection = await connectWorker(options.temporalAddress, logger, config.metrics.temporalAddress);
+  if (config.temporalSearchAttributes) await verifySearchAttributes(connection, config.temporalNamespace).catch(closingOnError(connection));
+  const temporal = createTemporalGateway(connection, gatewayOptions(config));
   const worker = await createHangarWorker({
     logger,
     connection,
@@ -255,6 +279,16 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
     },
   };
 }
+
+const gatewayOptions = (config: Config) => ({ namespace: config.temporalNamespace, taskQueue: config.taskQueue, searchAttributes: config.temporalSearchAttributes });
+
+/** Closes a connection the process will not use after all, then rethrows. */
+const closingOnError =
+  (connection: { close(): Promise<void> }) =>
+  async (err: unknown): Promise<never> => {
+    await connection.close().catch(() => undefined);
+    throw err;
+  };
 
 /** What the client got wrong, in words (Node's parser codes are not for clients). */
 function parserRefusal(err: NodeJS.ErrnoException): string {

@@ -3,7 +3,9 @@
  * through the repositories directly, since they create what API keys are checked against.
  */
 import type { ApiKeyKind } from '../crypto/apiKeys';
+import type { SecretBox } from '../crypto/secretBox';
 import type { Repositories } from '../db';
+import { createEncryptionRotation, type RotationOptions, type RotationReport } from '../services/encryptionRotation';
 import { createIdentityService } from '../services/identity';
 
 export interface CreatedOrganization {
@@ -13,7 +15,7 @@ export interface CreatedOrganization {
   admin: { user_id: string; email: string; personal_api_key: string };
 }
 
-export function createAdmin(repos: Pick<Repositories, 'transact' | 'identity' | 'environments' | 'codeRepositories'>) {
+export function createAdmin(repos: Pick<Repositories, 'transact' | 'identity' | 'environments' | 'codeRepositories' | 'sealedValues'>) {
   const { transact, identity: identityRepo, environments, codeRepositories: repositories } = repos;
   const identity = createIdentityService(repos);
 
@@ -79,6 +81,14 @@ export function createAdmin(repos: Pick<Repositories, 'transact' | 'identity' | 
         );
         return { id: set.id, name: set.name, description: set.description, repository_ids: input.repositoryIds };
       });
+    },
+
+    /**
+     * Re-seals every sealed column under the active (first) key of `secretBox`, as v2 bound to
+     * its row; safe while the service runs, and again after an interruption.
+     */
+    async rotateEncryptionKey(secretBox: SecretBox, options: RotationOptions = {}): Promise<RotationReport> {
+      return createEncryptionRotation({ repos, secretBox }).rotate(options);
     },
   };
 }

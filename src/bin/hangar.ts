@@ -7,10 +7,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createAdmin } from '../admin';
-import { loadConfig } from '../config';
-import { generateEncryptionKey } from '../crypto/secretBox';
+import { ConfigError, loadConfig } from '../config';
+import { createSecretBox, generateEncryptionKey } from '../crypto/secretBox';
+import { DEFAULT_ROTATION_BATCH } from '../services/encryptionRotation';
 import { silentLogger } from '../logger';
 import { migrate, openDatabase } from '../db/database';
+import { egressPolicy, firewallScript } from '../sandbox/network/firewall';
 
 const USAGE = `Usage: hangar admin <command> [options]
 
@@ -28,6 +30,15 @@ Commands:
       Group connected repositories into a set.
   gen-encryption-key [--id ID]
       Print a value for HANGAR_ENCRYPTION_KEYS.
+  firewall
+      Print the shell script that installs the workspace egress rules (from this
+      configuration) on the Docker engine's host, for HANGAR_NETWORK_ISOLATION=networks.
+  rotate-encryption-key [--dry-run] [--batch-size N]
+      Re-seal every secret at rest under the first key of HANGAR_ENCRYPTION_KEYS, bound to its
+      row, in batches of N (default ${DEFAULT_ROTATION_BATCH}) while the service runs. Give every
+      API and worker process the new key in front first; once this reports nothing remaining,
+      the old key can leave HANGAR_ENCRYPTION_KEYS. --dry-run only counts what is left.
+      Exits 1 when values remain that cannot be opened.
 
 --org defaults to the organization in .hangar/dev-credentials.json (the npm start seed).
 The database is DATABASE_URL, or the embedded one of npm start when it is unset.
@@ -44,6 +55,13 @@ function assertEmbeddedFree(dataDir: string): void {
     return; // stale: that process is gone
   }
   throw new Error(`npm start (pid ${pid}) is using the embedded database; stop it first, or set DATABASE_URL`);
+}
+
+/** The embedded database of npm start is sealed with the key it keeps in dev-secrets.json. */
+function withDevKeys(env: NodeJS.ProcessEnv, dataDir: string): NodeJS.ProcessEnv {
+  const path = join(dataDir, 'dev-secrets.json');
+  if (env.HANGAR_ENCRYPTION_KEYS || env.DATABASE_URL || !existsSync(path)) return env;
+  return { ...env, HANGAR_ENCRYPTION_KEYS: (JSON.parse(readFileSync(path, 'utf8')) as { encryption_keys: string }).encryption_keys };
 }
 
 function devOrganization(dataDir: string): string | undefined {
@@ -73,10 +91,17 @@ async function main(argv: string[]): Promise<number> {
       repository: { type: 'string', multiple: true },
       description: { type: 'string' },
       id: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      'batch-size': { type: 'string' },
     },
   });
   if (command === 'gen-encryption-key') {
     process.stdout.write(generateEncryptionKey(values.id ?? 'k1') + '\n');
+    return 0;
+  }
+  if (command === 'firewall') {
+    const { workspaceEgress } = loadConfig(process.env);
+    process.stdout.write(firewallScript(await egressPolicy(workspaceEgress), workspaceEgress.hostPorts));
     return 0;
   }
   const need = (name: keyof typeof values): string => {
@@ -86,7 +111,7 @@ async function main(argv: string[]): Promise<number> {
   };
 
   const dataDir = resolve(process.env.HANGAR_DATA_DIR || '.hangar');
-  const config = loadConfig(process.env);
+  const config = loadConfig(withDevKeys(process.env, dataDir));
   const orgId = () => values.org ?? devOrganization(dataDir) ?? need('org');
   if (!config.databaseUrl) assertEmbeddedFree(dataDir);
   const database = await openDatabase(config, silentLogger, join(dataDir, 'pgdata'));
@@ -121,6 +146,16 @@ async function main(argv: string[]): Promise<number> {
           repositoryIds: values.repository ?? [],
         });
         break;
+      case 'rotate-encryption-key': {
+        if (config.encryptionKeys.length === 0) throw new ConfigError('HANGAR_ENCRYPTION_KEYS is required: the new key first, then the old ones');
+        const batchSize = values['batch-size'] === undefined ? DEFAULT_ROTATION_BATCH : Number(values['batch-size']);
+        if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) throw new Error('--batch-size must be an integer from 1 to 10000');
+        const report = await admin.rotateEncryptionKey(createSecretBox(config.encryptionKeys), { batchSize, dryRun: values['dry-run'] ?? false });
+        process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+        if (report.dry_run || report.remaining === 0) return 0;
+        process.stderr.write(`hangar: ${report.remaining} sealed values are not under key "${report.active_key}" (see "remaining" and "unreadable_ids"); keep their key configured\n`);
+        return 1;
+      }
       default:
         throw new Error(`unknown command "${command}"\n\n${USAGE}`);
     }

@@ -18,6 +18,7 @@ import { createIdentityRepository } from './identityRepository';
 import { createIntegrationThreadsRepository } from './integrationThreadsRepository';
 import { pingDatabase } from './knex';
 import { createModelCatalogRepository } from './modelCatalogRepository';
+import { createMetricsRepository } from './metricsRepository';
 import { createOrganizationSettingsRepository } from './organizationSettingsRepository';
 import { createReplicaChatsRepository } from './replicaChatsRepository';
 import { createReplicaEventsRepository } from './replicaEventsRepository';
@@ -32,6 +33,7 @@ import { createSkillsRegistriesRepository } from './skillsRegistriesRepository';
 import { createMediaRepository } from './mediaRepository';
 import { createPreviewsRepository } from './previewsRepository';
 import { createPluginsRepository } from './pluginsRepository';
+import { createSealedValuesRepository } from './sealedValuesRepository';
 
 export function createRepositories(knex: Knex) {
   return {
@@ -48,6 +50,7 @@ export function createRepositories(knex: Knex) {
     identity: createIdentityRepository(knex),
     integrationThreads: createIntegrationThreadsRepository(knex),
     modelCatalog: createModelCatalogRepository(knex),
+    metrics: createMetricsRepository(knex),
     organizationSettings: createOrganizationSettingsRepository(knex),
     replicas: createReplicasRepository(knex),
     replicaChats: createReplicaChatsRepository(knex),
@@ -63,6 +66,7 @@ export function createRepositories(knex: Knex) {
     analytics: createAnalyticsRepository(knex),
     previews: createPreviewsRepository(knex),
     plugins: createPluginsRepository(knex),
+    sealedValues: createSealedValuesRepository(knex),
   };
 }
 

@@ -1,27 +1,38 @@
 /**
  * Builds the Koa app without listening. Middleware order: request id and access log, the
- * one error middleware, JSON body parsing, then the declared routes (each validated by its
- * own schemas and authenticated by bearer key unless it says otherwise).
+ * one error middleware, then the declared routes: each authenticated by bearer key unless it
+ * says otherwise, then its JSON body parsed within the route's limit (`ownBody` routes read
+ * theirs with `readBody`), then validated by its own schemas.
  */
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
-import Koa, { type Context } from 'koa';
+import Koa, { type Context, type Middleware } from 'koa';
 import { DomainError, invalid } from '../domain/errors';
 import { statusOf } from './errors';
 import type { Logger } from '../logger';
 import type { Actor } from '../domain/actor';
 import type { IdentityService } from '../services/identity';
 import { jsonBody } from './body';
-import type { Route } from './route';
+import { createOwnBodies, DEFAULT_MAX_UNVERIFIED_BODIES, type OwnBodyReader, type UnverifiedBodySettings } from './ownBody';
+import type { BodyLimitName, ReadBodyOptions, Route } from './route';
 import { compileValidator } from './validate';
 
 export interface AppOptions {
   logger: Logger;
   identity: IdentityService;
   routes: Route[];
+  /** The `json` body limit: every route that names no other. */
   bodyLimitBytes: number;
+  /** The other named body limits (`Route.bodyLimit`); each falls back to `bodyLimitBytes`. */
+  bodyLimits?: Partial<Record<Exclude<BodyLimitName, 'json'>, number>>;
+  /** The cap on webhook bodies read before their sender is verified (default 64 at once). */
+  unverifiedBodies?: UnverifiedBodySettings;
   /** Checks a workspace engine secret (routes with `auth: 'apiKeyOrEngine'`). */
   authenticateEngine?: (workspaceId: string, authorization: string | undefined) => Promise<Actor>;
+  /** Counts requests and serves `/metrics` (src/http/metrics.ts); first, so it sees every final status. */
+  metrics?: Koa.Middleware;
+  /** Each route's request limit (src/http/rateLimit.ts), run before its body is read or its caller authenticated. */
+  rateLimit?: (route: Route) => Middleware;
 }
 
 declare module 'koa' {
@@ -42,6 +53,7 @@ export function createApp(options: AppOptions): Koa {
   const router = new Router();
   const { logger } = options;
 
+  if (options.metrics) app.use(options.metrics);
   app.use(async (ctx, next) => {
     const inbound = ctx.get('x-request-id');
     const requestId = /^[A-Za-z0-9._-]{1,64}$/.test(inbound) ? inbound : randomUUID();
@@ -84,20 +96,30 @@ export function createApp(options: AppOptions): Koa {
     });
   });
 
+  const bodyLimits: Record<BodyLimitName, number> = {
+    json: options.bodyLimitBytes,
+    messages: options.bodyLimits?.messages ?? options.bodyLimitBytes,
+    codeHosting: options.bodyLimits?.codeHosting ?? options.bodyLimitBytes,
+  };
+  const ownBodies = createOwnBodies(options.unverifiedBodies ?? { max: DEFAULT_MAX_UNVERIFIED_BODIES });
+
   for (const route of options.routes) {
     const validateParams = route.params ? compileValidator('params', route.params) : null;
     const validateQuery = route.query ? compileValidator('query', route.query) : null;
     const validateBody = route.body ? compileValidator('body', route.body) : null;
-    const parseBody = route.ownBody ? null : jsonBody(options.bodyLimitBytes);
-    router[route.method](route.path, async (ctx) => {
-      if (parseBody) await parseBody(ctx);
+    const bodyLimit = typeof route.bodyLimit === 'number' ? route.bodyLimit : bodyLimits[route.bodyLimit ?? 'json'];
+    const parseBody = route.ownBody ? null : jsonBody(bodyLimit);
+    const limit: Middleware = options.rateLimit?.(route) ?? ((_ctx, next) => next());
+    const handle = async (ctx: Context, ownBody: OwnBodyReader | null) => {
       const authorization = ctx.get('authorization') || undefined;
       const workspaceId = ctx.get('x-workspace-id');
+      // The caller is known before a byte of the body is read.
       if (route.auth === 'apiKeyOrEngine' && workspaceId && options.authenticateEngine) {
         ctx.state.actor = await options.authenticateEngine(workspaceId, authorization);
       } else if (route.auth !== 'none') {
         ctx.state.actor = await options.identity.authenticate(authorization);
       }
+      if (parseBody) await parseBody(ctx);
       const params = validateParams ? validateParams({ ...ctx.params }) : ctx.params;
       const query = validateQuery ? validateQuery({ ...ctx.query }) : {};
       let body: unknown = ctx.request.body;
@@ -112,10 +134,25 @@ export function createApp(options: AppOptions): Koa {
         if (!route.response.alternate) throw new Error(`${route.operationId} has no alternate status`);
         status = route.response.alternate.status;
       };
-      const result = await route.handler({ params, query, body, actor: ctx.state.actor as Actor, ctx, useAlternate });
+      const readBody = (readOptions?: ReadBodyOptions) => {
+        if (!ownBody) throw new Error(`${route.operationId} does not read its own body`);
+        return ownBody.read(readOptions);
+      };
+      const result = await route.handler({ params, query, body, actor: ctx.state.actor as Actor, ctx, useAlternate, readBody });
       if (route.raw) return;
       ctx.status = status;
       ctx.body = result;
+    };
+    router[route.method](route.path, limit, async (ctx) => {
+      const ownBody = route.ownBody ? ownBodies.reader(ctx, bodyLimit) : null;
+      try {
+        await handle(ctx, ownBody);
+      } finally {
+        ownBody?.close();
+        // Answered before the body was read (refused, or over the limit): Node would read and
+        // discard the rest to keep the connection; closing it ends the upload instead.
+        if (!ctx.req.complete && ctx.respond !== false) ctx.set('Connection', 'close');
+      }
     });
   }
   app.use(router.routes());

@@ -28,6 +28,7 @@ import { createGithubPullRequestReader } from '../integrations/github/pulls';
 import { createEnvironmentsService } from './environments';
 import { createHooksService } from './hooks';
 import { createIdentityService } from './identity';
+import { openApiKeyCache } from './apiKeyCache';
 import { createTerminalService } from './terminals';
 import { createDownloadsService } from './downloads';
 import { createReleaseStore } from '../releases/store';
@@ -52,10 +53,12 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
   const blobs = createBlobStore(config);
   const links = createSignedLinks(config.encryptionKeys);
   const githubContents = createGithubContentsClient({ apiUrl: config.github.apiUrl, token: config.github.token });
-  const identity = createIdentityService(repos);
+  // Verified keys answered from memory; close() ends its bus connections.
+  const identity = createIdentityService(repos, { cache: openApiKeyCache(config, bus, logger) });
   const organizationSettings = createOrganizationSettingsService({ repos });
   const environments = createEnvironmentsService({
     repos,
+    secretBox,
     referenceChecks: [organizationSettings.environmentReferenceCheck, automationEnvironmentReferenceCheck(repos.automations)],
   });
   const credentials = createCredentialsService({ repos, secretBox });

@@ -20,6 +20,7 @@ import { startTemporalDevServer, type DevServer } from '../../src/temporal/devSe
 import { resolveTemporalCli } from '../../src/toolchain';
 import { createDocker } from '../../src/sandbox';
 import { workspaceName } from '../../src/sandbox/workspace';
+import { organizationNetworkName } from '../../src/sandbox/network/networks';
 import { startFakeGithub, type FakeGithub } from './fakeGithub';
 import { startFakeSlack, type FakeSlack } from './fakeSlack';
 import { startFakeGitlab, type FakeGitlab } from './fakeGitlab';
@@ -174,6 +175,9 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
           await docker.getVolume(workspaceName(id)).remove().catch(() => undefined);
         }),
       );
+      // And no organization network (the hook sandboxes' network is shared by every run).
+      const organizationIds: string[] = await database.db('organizations').pluck('id');
+      await Promise.all(organizationIds.map((id) => docker.getNetwork(organizationNetworkName(id)).remove().catch(() => undefined)));
       await database.close();
       await rm(settings.HANGAR_DATA_DIR!, { recursive: true, force: true });
       if (process.env.HANGAR_RECORD_HISTORIES) await recordHistories(temporal.address);
@@ -193,6 +197,8 @@ export function harness(): Harness {
 /** The code-hosting secrets of the shared harness; the checks API is a local fake GitHub. */
 export const GITHUB_WEBHOOK_SECRET = 'test-github-webhook-secret';
 export const GITLAB_WEBHOOK_TOKEN = 'test-gitlab-webhook-token';
+/** The shared harness's HANGAR_METRICS_TOKEN: `/metrics` answers `Authorization: Bearer` with it. */
+export const METRICS_TOKEN = 'test-metrics-token-0123456789';
 let github: FakeGithub | null = null;
 /** The shared harness's `HANGAR_RELEASES_DIR`: tests publish releases by writing into it. */
 let releases: string | null = null;
@@ -251,7 +257,8 @@ export function fakeLinear(): FakeLinear {
   return linear;
 }
 
-export async function startSharedHarness(): Promise<void> {
+/** `env` goes over the shared harness's settings (the fuzz run passes its own). */
+export async function startSharedHarness(env: Record<string, string> = {}): Promise<void> {
   github = await startFakeGithub();
   slack = await startFakeSlack();
   gitlab = await startFakeGitlab();
@@ -275,6 +282,9 @@ export async function startSharedHarness(): Promise<void> {
     HANGAR_REDIS_PREFIX: `hangar-test-${randomBytes(4).toString('hex')}:`,
     HANGAR_PRESENCE_TTL_SECONDS: '3',
     HANGAR_LINEAR_API_URL: linear.graphqlUrl,
+    // The API serves /metrics (behind this token) as an operator would turn it on.
+    HANGAR_METRICS_TOKEN: METRICS_TOKEN,
+    ...env,
   });
   linear.webhookUrl = `${current.baseUrl}/v1/webhooks/linear`;
 }

@@ -24,6 +24,8 @@ import * as m018 from './018_plugins';
 import * as m021 from './021_execution_origins';
 import * as m022 from './022_code_hosting_threads';
 import * as m023 from './023_thread_replies';
+import * as m025 from './025_delivery_bodies';
+import * as m026 from './026_workspace_scoped_chat_ids';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -52,6 +54,8 @@ const migrations: Array<[string, Migration]> = [
   ['021_execution_origins', m021],
   ['022_code_hosting_threads', m022],
   ['023_thread_replies', m023],
+  ['025_delivery_bodies', m025],
+  ['026_workspace_scoped_chat_ids', m026],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
