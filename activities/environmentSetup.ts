@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { AgentSettings, McpServer } from '../src/agents/adapters';
 import type { EnvironmentSkill } from '../src/agents/skills';
+import { sealedField } from '../src/crypto/sealedFields';
 import type { SecretBox } from '../src/crypto/secretBox';
 import type { Repositories } from '../src/db';
 import type { EnvironmentRow } from '../src/db/environmentsRepository';
@@ -70,7 +71,7 @@ export async function resolveEnvironment(deps: ResolutionDeps, organizationId: s
   if (!layers) throw new EnvironmentGoneError(`environment ${environmentId} no longer exists`);
   const ids = layers.map((l) => l.environment.id);
   const [variables, files] = await Promise.all([environmentResources.variables.ofEnvironments(ids), environmentResources.files.ofEnvironments(ids)]);
-  return resolveLayers(layers, { variables, files }, (sealed) => deps.secretBox.open(sealed));
+  return resolveLayers(layers, { variables, files }, (sealed, field) => deps.secretBox.open(sealed, field));
 }
 
 /** The active saved hook of each layer below the environment, in run order. */
@@ -93,7 +94,7 @@ export async function agentSettings(deps: ResolutionDeps, organizationId: string
   const rank = new Map(layers.map((l, i) => [l.environment.id, i]));
   const mcpServers: Record<string, McpServer> = {};
   for (const row of [...rows].sort((a, b) => rank.get(a.environment_id)! - rank.get(b.environment_id)!)) {
-    mcpServers[row.name] = { transport: row.transport, ...JSON.parse(deps.secretBox.open(row.config_sealed)) } as McpServer;
+    mcpServers[row.name] = { transport: row.transport, ...JSON.parse(deps.secretBox.open(row.config_sealed, sealedField('environment_mcps', 'config_sealed', row.id))) } as McpServer;
   }
   const prompt = [env.system_prompt, env.personal_preferences].filter(Boolean).join('\n\n');
   return { systemPrompt: prompt || null, mcpServers };

@@ -6,6 +6,7 @@
  * carries no secret, runs in the container as configured.
  */
 import type { McpServer } from '../src/agents/adapters';
+import { sealedField } from '../src/crypto/sealedFields';
 import type { SecretBox } from '../src/crypto/secretBox';
 import type { Repositories } from '../src/db';
 import type { ReplicaRow } from '../src/db/replicasRepository';
@@ -20,11 +21,11 @@ export const pluginEndpointUrl = (workspaceApiUrl: string, replicaId: string, in
 export async function pluginMcpServers(deps: PluginServerDeps, row: Pick<ReplicaRow, 'id' | 'organization_id' | 'user_id' | 'engine_secret_sealed'>): Promise<Record<string, McpServer>> {
   const plugins = effectivePlugins(await deps.repos.plugins.forWorkspace(row.organization_id, row.user_id), row.user_id);
   if (plugins.length === 0 || !row.engine_secret_sealed) return {};
-  const engineSecret = deps.secretBox.open(row.engine_secret_sealed);
+  const engineSecret = deps.secretBox.open(row.engine_secret_sealed, sealedField('replicas', 'engine_secret_sealed', row.id));
   const servers: Record<string, McpServer> = {};
   for (const plugin of plugins) {
     if (plugin.kind === 'stdio') {
-      const config = JSON.parse(deps.secretBox.open(plugin.config_sealed!)) as { command: string; args: string[]; env: Record<string, string> };
+      const config = JSON.parse(deps.secretBox.open(plugin.config_sealed!, sealedField('plugin_installs', 'config_sealed', plugin.id))) as { command: string; args: string[]; env: Record<string, string> };
       servers[pluginServerName(plugin.slug)] = { transport: 'stdio', ...config };
     } else {
       servers[pluginServerName(plugin.slug)] = {

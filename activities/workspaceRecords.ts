@@ -8,6 +8,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
 import { AGENTS, type AgentId, type ThinkingLevel } from '../src/agents/catalog';
+import { sealedField } from '../src/crypto/sealedFields';
 import type { SecretBox } from '../src/crypto/secretBox';
 import type { Repositories, Transaction } from '../src/db';
 import type { ReplicaRow } from '../src/db/replicasRepository';
@@ -83,7 +84,7 @@ export function createWorkspaceRecords(deps: WorkspaceRecordDeps) {
           size: request.size ?? 'small',
           lifecyclePolicy: request.lifecyclePolicy ?? 'default',
           config: request.config ?? {},
-          engineSecret: { sealed: deps.secretBox.seal(engineSecret), hash: hashEngineSecret(engineSecret) },
+          engineSecret: { sealed: deps.secretBox.seal(engineSecret, sealedField('replicas', 'engine_secret_sealed', request.replicaId)), hash: hashEngineSecret(engineSecret) },
           repositories: await codeRepositories.boundTo(actor.organizationId, env, trx),
         };
         const row = await replicas.insertWithFirstMessage(newReplicaRecord(fresh), trx);
@@ -119,7 +120,7 @@ export function createWorkspaceRecords(deps: WorkspaceRecordDeps) {
     ): Promise<{ chatId: string; messageId: string }> {
       const queue = async (trx: Transaction) => {
         await replicas.lock(row.id, trx);
-        const existing = await replicaMessages.findById(input.messageId, trx);
+        const existing = await replicaMessages.findById(row.id, input.messageId, trx);
         if (existing) return { chatId: existing.chat_id as string, created: null, position: 0, fresh: false };
         let chat = input.chatId ? await replicaChats.find(row.id, input.chatId, {}, trx) : null;
         chat ??= await replicaChats.latest(row.id, trx);

@@ -42,6 +42,7 @@ import type Docker from 'dockerode';
 import { adapterFor, type AgentCommand } from '../src/agents/adapters';
 import { AGENTS, type AgentId, type ThinkingLevel } from '../src/agents/catalog';
 import { createSecretBox } from '../src/crypto/secretBox';
+import { sealedField } from '../src/crypto/sealedFields';
 import { gatewayKey } from '../src/domain/gatewayKey';
 import { workspaceKey } from '../src/domain/replicas';
 import { createDocker } from '../src/sandbox';
@@ -134,7 +135,7 @@ async function openWorkspace(harness: Harness, api: Api, environmentId: string):
   if (first !== 'completed') throw new Error(`the workspace's first turn ended ${first}`);
   const row = (await harness.database.repos.replicas.find(id))!;
   if (row.status !== 'active') throw new Error(`the workspace is ${row.status}`);
-  const engineSecret = createSecretBox(harness.config.encryptionKeys).open(row.engine_secret_sealed!);
+  const engineSecret = createSecretBox(harness.config.encryptionKeys).open(row.engine_secret_sealed!, sealedField('replicas', 'engine_secret_sealed', row.id));
   return {
     id,
     container: createDocker().getContainer(workspaceName(workspaceKey(row))),

@@ -4,10 +4,11 @@
  * deployment plugs in a refresher. Shared by the API (model listings) and the worker (turns);
  * secrets leave their sealed form only here.
  */
+import { credentialRowKey, sealedField } from '../crypto/sealedFields';
 import type { SecretBox } from '../crypto/secretBox';
 import type { Repositories } from '../db';
 import type { CredentialRow } from '../db/credentialsRepository';
-import { sealedKeyId, secretTail } from '../domain/credentialSecrets';
+import { secretTail } from '../domain/credentialSecrets';
 import type { AgentId, CredentialKind } from './catalog';
 
 export type CredentialScope = 'organization' | 'personal';
@@ -37,6 +38,14 @@ export const missingCredentialMessage = (agent: AgentId) =>
 /** Refresh a token this close to its expiry rather than hand out one about to lapse. */
 const REFRESH_MARGIN_MS = 60_000;
 
+/** Where a credential's secret (or refresh token) is sealed: bound to its owner and agent. */
+export function credentialFields(owner: { organizationId: string; userId: string | null }, agent: string) {
+  const row = credentialRowKey(owner, agent);
+  return { secret: sealedField('agent_credentials', 'secret_sealed', row), refreshToken: sealedField('agent_credentials', 'refresh_token_sealed', row) };
+}
+
+const fieldsOf = (row: CredentialRow) => credentialFields({ organizationId: row.organization_id, userId: row.user_id }, row.agent);
+
 export function createCredentialResolver(deps: { repos: Pick<Repositories, 'transact' | 'credentials'>; secretBox: SecretBox; oauthRefresher?: OAuthTokenRefresher | null }) {
   const { secretBox } = deps;
   const { transact, credentials: repo } = deps.repos;
@@ -45,21 +54,21 @@ export function createCredentialResolver(deps: { repos: Pick<Repositories, 'tran
   /** Hands out a usable token, refreshing an expiring OAuth token first when a refresher exists. */
   async function usable(row: CredentialRow): Promise<{ row: CredentialRow; secret: string }> {
     const expiring = row.kind === 'oauth_token' && row.expires_at !== null && row.expires_at.getTime() - Date.now() < REFRESH_MARGIN_MS;
-    if (!expiring || !refresher || row.refresh_token_sealed === null) return { row, secret: secretBox.open(row.secret_sealed) };
+    const fields = fieldsOf(row);
+    if (!expiring || !refresher || row.refresh_token_sealed === null) return { row, secret: secretBox.open(row.secret_sealed, fields.secret) };
     return transact(async (trx) => {
       // The lock keeps two resolutions from spending the same (possibly single-use) refresh token.
       const current = await repo.lock(row.id, trx);
-      if (!current) return { row, secret: secretBox.open(row.secret_sealed) };
+      if (!current) return { row, secret: secretBox.open(row.secret_sealed, fields.secret) };
       if (current.secret_sealed !== row.secret_sealed || current.refresh_token_sealed === null) {
-        return { row: current, secret: secretBox.open(current.secret_sealed) };
+        return { row: current, secret: secretBox.open(current.secret_sealed, fields.secret) };
       }
-      const fresh = await refresher.refresh({ agent: row.agent, refreshToken: secretBox.open(current.refresh_token_sealed) });
-      const secretSealed = secretBox.seal(fresh.accessToken);
+      const fresh = await refresher.refresh({ agent: row.agent, refreshToken: secretBox.open(current.refresh_token_sealed, fields.refreshToken) });
       const write = {
-        secret_sealed: secretSealed,
-        refresh_token_sealed: fresh.refreshToken ? secretBox.seal(fresh.refreshToken) : current.refresh_token_sealed,
+        secret_sealed: secretBox.seal(fresh.accessToken, fields.secret),
+        refresh_token_sealed: fresh.refreshToken ? secretBox.seal(fresh.refreshToken, fields.refreshToken) : current.refresh_token_sealed,
         expires_at: fresh.expiresAt ?? null,
-        key_id: sealedKeyId(secretSealed),
+        key_id: secretBox.activeKeyId,
         secret_tail: secretTail(fresh.accessToken),
       };
       await repo.reseal(row.id, write, trx);

@@ -1,38 +1,62 @@
 /**
  * AES-256-GCM for secrets at rest (variable values, file contents, credentials).
- * Stored form: `v1.<keyId>.<iv>.<tag>.<ciphertext>` (base64url parts), so a row names the
- * key that sealed it and keys can be rotated by adding a new active key in front.
+ *
+ * Stored form: `v2.<keyId>.<iv>.<tag>.<ciphertext>` (base64url parts). The row names the key
+ * that sealed it, so keys rotate by adding a new active key in front (`hangar admin
+ * rotate-encryption-key` re-seals the rest). A v2 value is sealed with associated data naming
+ * where it lives — table, column and row (`sealedFields.ts`) — so a value copied into another
+ * row or column does not open. `v1` values (no associated data) were written before that; they
+ * still open, anywhere, until the rotation rewrites them as v2.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { EncryptionKey } from '../config';
+import { associatedData, type SealedField } from './sealedFields';
+
+export type { SealedField } from './sealedFields';
 
 export interface SecretBox {
-  seal(plaintext: string): string;
-  open(sealed: string): string;
+  /** The key new values are sealed with: the first configured one. */
+  readonly activeKeyId: string;
+  seal(plaintext: string, field: SealedField): string;
+  /** Throws when the value names an unknown key, is damaged, or (v2) belongs to another field. */
+  open(sealed: string, field: SealedField): string;
+  /** Whether `sealed` is already in the form `seal` writes today (v2 under the active key). */
+  isCurrent(sealed: string): boolean;
 }
+
+const CURRENT = 'v2';
 
 export function createSecretBox(keys: EncryptionKey[]): SecretBox {
   if (keys.length === 0) throw new Error('at least one encryption key is required');
   const active = keys[0]!;
   const byId = new Map(keys.map((k) => [k.id, k.key]));
+  const currentPrefix = `${CURRENT}.${active.id}.`;
   return {
-    seal(plaintext) {
+    activeKeyId: active.id,
+    seal(plaintext, field) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', active.key, iv);
+      cipher.setAAD(associatedData(field));
       const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
       const tag = cipher.getAuthTag();
-      return ['v1', active.id, iv.toString('base64url'), tag.toString('base64url'), ct.toString('base64url')].join('.');
+      return [CURRENT, active.id, iv.toString('base64url'), tag.toString('base64url'), ct.toString('base64url')].join('.');
     },
-    open(sealed) {
-      const [version, keyId, iv, tag, ct] = sealed.split('.');
+    open(sealed, field) {
+      const [version, keyId, iv, tag, ct, extra] = sealed.split('.');
       const key = keyId ? byId.get(keyId) : undefined;
-      if (version !== 'v1' || !key || iv === undefined || tag === undefined || ct === undefined) {
+      if ((version !== 'v1' && version !== CURRENT) || !key || iv === undefined || tag === undefined || ct === undefined || extra !== undefined) {
         throw new Error('sealed value has an unknown format or key id');
       }
       const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
       decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
+      if (version === CURRENT) decipher.setAAD(associatedData(field));
+      try {
+        return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
+      } catch {
+        throw new Error(`sealed value does not open as ${field.table}.${field.column} of this row`);
+      }
     },
+    isCurrent: (sealed) => sealed.startsWith(currentPrefix),
   };
 }
 

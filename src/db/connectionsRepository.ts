@@ -79,9 +79,10 @@ export function createConnectionsRepository(db: Knex) {
     },
 
     /** Throws the unique violation when the organization has this provider or the external id is taken. */
-    async insert(row: Omit<SealedConnectionRow, 'id' | 'created_at' | 'updated_at'>, trx: Knex = db): Promise<ConnectionRow> {
+    /** `id` is the caller's: the secrets are sealed for it before the insert. */
+    async insert(row: Omit<SealedConnectionRow, 'created_at' | 'updated_at'>, trx: Knex = db): Promise<ConnectionRow> {
       const [inserted] = await trx(TABLE)
-        .insert({ id: randomUUID(), ...row, settings: JSON.stringify(row.settings) })
+        .insert({ ...row, settings: JSON.stringify(row.settings) })
         .returning(COLUMNS);
       return inserted as ConnectionRow;
     },

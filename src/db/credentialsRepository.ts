@@ -96,18 +96,13 @@ export function createCredentialsRepository(db: Knex) {
       await trx('agent_credentials').where({ id }).update({ last_used_at: trx.fn.now() });
     },
 
-    /** Rewrites one row's sealed values (token refresh, key rotation) without touching its identity. */
+    /** Rewrites one row's sealed values (a token refresh) without touching its identity. */
     async reseal(
       id: string,
       write: Pick<CredentialWrite, 'secret_sealed' | 'refresh_token_sealed' | 'key_id'> & Partial<Pick<CredentialWrite, 'expires_at' | 'secret_tail'>>,
       trx: Knex = db,
     ): Promise<void> {
       await trx('agent_credentials').where({ id }).update(write);
-    },
-
-    /** Rows sealed with any key but `keyId`, locked and skipped by concurrent rotations. */
-    async lockSealedWithOtherKey(keyId: string, limit: number, trx: Knex): Promise<CredentialRow[]> {
-      return trx('agent_credentials').whereNot({ key_id: keyId }).orderBy('id').limit(limit).forUpdate().skipLocked();
     },
   };
 }

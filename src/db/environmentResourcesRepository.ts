@@ -43,7 +43,8 @@ export interface McpRow extends Scoped {
   updated_at: Date;
 }
 
-export type Insert<Row> = Omit<Row, 'id' | 'created_at' | 'updated_at'>;
+/** `id` may be chosen by the caller: a sealed value is bound to its row id before the insert. */
+export type Insert<Row> = Omit<Row, 'id' | 'created_at' | 'updated_at'> & { id?: string };
 export type Patch<Row> = Partial<Omit<Row, keyof Scoped | 'updated_at'>>;
 
 /**
@@ -69,7 +70,7 @@ function scopedTable<Row extends Scoped>(db: Knex, table: string, options: { ord
     },
 
     async insert(row: Insert<Row>, trx: Knex = db): Promise<Row> {
-      const [inserted] = await trx(table).insert({ id: randomUUID(), ...row }).returning('*');
+      const [inserted] = await trx(table).insert({ ...row, id: row.id ?? randomUUID() }).returning('*');
       return inserted;
     },
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { rowKeyOf, SEALED_COLUMNS, sealedField, type SealedField, type SealedTable } from '../crypto/sealedFields';
 import { layersOf, type Layer } from '../domain/resolution';
 
 export interface EnvironmentRow {
@@ -40,13 +41,19 @@ const COUNT_TABLES: Array<[keyof EnvironmentCounts, string]> = [
   ['mcp_count', 'environment_mcps'],
 ];
 
-/** Config tables copied when a team environment is created from another. */
-const COPIED_TABLES: Array<{ table: string; columns: string[] }> = [
-  { table: 'environment_variables', columns: ['key', 'value_sealed', 'personal_override_allowed'] },
-  { table: 'environment_files', columns: ['name', 'path', 'content_sealed', 'size_bytes'] },
+/**
+ * Config tables copied when a team environment is created from another. A sealed column is
+ * bound to its row, so its value is re-sealed for the copy's new id rather than copied.
+ */
+const COPIED_TABLES: Array<{ table: string; columns: string[]; sealed?: SealedTable }> = [
+  { table: 'environment_variables', columns: ['key', 'value_sealed', 'personal_override_allowed'], sealed: 'environment_variables' },
+  { table: 'environment_files', columns: ['name', 'path', 'content_sealed', 'size_bytes'], sealed: 'environment_files' },
   { table: 'environment_skills', columns: ['name', 'slug', 'source'] },
-  { table: 'environment_mcps', columns: ['name', 'transport', 'config_sealed'] },
+  { table: 'environment_mcps', columns: ['name', 'transport', 'config_sealed'], sealed: 'environment_mcps' },
 ];
+
+/** Re-seals a value sealed for `from` so that it opens as `to`. */
+export type Resealer = (sealed: string, from: SealedField, to: SealedField) => string;
 
 export function createEnvironmentsRepository(db: Knex) {
   function withCounts(query: Knex.QueryBuilder, trx: Knex) {
@@ -172,14 +179,28 @@ export function createEnvironmentsRepository(db: Knex) {
     },
 
     /** Copies one environment's variables, files, skills, MCP servers and active hooks to another. */
-    async copyConfig(fromId: string, toId: string, trx: Knex = db): Promise<void> {
-      for (const { table, columns } of COPIED_TABLES) {
-        const cols = columns.join(', ');
-        await trx.raw(
-          `INSERT INTO ${table} (id, organization_id, environment_id, ${cols})
-           SELECT gen_random_uuid(), organization_id, ?, ${cols} FROM ${table} WHERE environment_id = ?`,
-          [toId, fromId],
-        );
+    async copyConfig(fromId: string, toId: string, reseal: Resealer, trx: Knex = db): Promise<void> {
+      for (const { table, columns, sealed } of COPIED_TABLES) {
+        if (!sealed) {
+          const cols = columns.join(', ');
+          await trx.raw(
+            `INSERT INTO ${table} (id, organization_id, environment_id, ${cols})
+             SELECT gen_random_uuid(), organization_id, ?, ${cols} FROM ${table} WHERE environment_id = ?`,
+            [toId, fromId],
+          );
+          continue;
+        }
+        const rows: Array<Record<string, unknown>> = await trx(table).where({ environment_id: fromId }).select('id', 'organization_id', ...columns);
+        if (rows.length === 0) continue;
+        const copies = rows.map((row) => {
+          const copy: Record<string, unknown> = { ...row, id: randomUUID(), environment_id: toId };
+          for (const column of SEALED_COLUMNS[sealed].columns) {
+            const from = sealedField(sealed, column, rowKeyOf(sealed, row));
+            copy[column] = reseal(row[column] as string, from, sealedField(sealed, column, rowKeyOf(sealed, copy)));
+          }
+          return copy;
+        });
+        await trx(table).insert(copies);
       }
       await trx.raw(
         `INSERT INTO environment_hooks (id, organization_id, environment_id, kind, version, content, is_active)

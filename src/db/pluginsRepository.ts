@@ -3,7 +3,6 @@
  * personal install), so another member's or another organization's install is not found. Answers
  * to members are built without the sealed secret; only the code that serves a workspace opens it.
  */
-import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Integration, PluginKind } from '../domain/plugins';
 
@@ -34,7 +33,8 @@ export interface PluginOwner {
   userId: string | null;
 }
 
-export type PluginInstallWrite = Omit<PluginInstallRow, 'id' | 'organization_id' | 'user_id' | 'created_at' | 'updated_at'>;
+/** `id` is the caller's: the config and secret are sealed for it before the insert. */
+export type PluginInstallWrite = Omit<PluginInstallRow, 'organization_id' | 'user_id' | 'created_at' | 'updated_at'>;
 export type PluginInstallPatch = Partial<Pick<PluginInstallRow, 'name' | 'provides' | 'config_sealed' | 'secret_sealed' | 'secret_type' | 'secret_header' | 'enabled'>>;
 
 const TABLE = 'plugin_installs';
@@ -69,7 +69,7 @@ export function createPluginsRepository(db: Knex) {
     /** Throws the unique violation (`plugin_installs_org_slug_unique` / `_user_slug_unique`) for a slug taken in the scope. */
     async insert(owner: PluginOwner, write: PluginInstallWrite, trx: Knex = db): Promise<PluginInstallRow> {
       const [row] = await trx(TABLE)
-        .insert({ id: randomUUID(), organization_id: owner.organizationId, user_id: owner.userId, ...write })
+        .insert({ organization_id: owner.organizationId, user_id: owner.userId, ...write })
         .returning('*');
       return row as PluginInstallRow;
     },

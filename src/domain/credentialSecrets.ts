@@ -29,9 +29,9 @@ export function maskedSecret(tail: string): string {
   return MASK + tail;
 }
 
-/** The key id a `secretBox` sealed value names (`v1.<keyId>.…`). */
+/** The key id a `secretBox` sealed value names (`v1.<keyId>.…` or `v2.<keyId>.…`). */
 export function sealedKeyId(sealed: string): string {
   const [version, keyId] = sealed.split('.');
-  if (version !== 'v1' || !keyId) throw new Error('sealed value has an unknown format');
+  if ((version !== 'v1' && version !== 'v2') || !keyId) throw new Error('sealed value has an unknown format');
   return keyId;
 }

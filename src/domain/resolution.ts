@@ -6,6 +6,7 @@
  * file paths (`workspaceSettings.ts`) saved before those rules existed are left out. Pure: the
  * rows come in, opened.
  */
+import { sealedField, type SealedField } from '../crypto/sealedFields';
 import { protectedFilePath, reservedVariable } from './workspaceSettings';
 
 /** The fields of an environment the layering looks at. */
@@ -58,15 +59,15 @@ export function layersOf<E extends LayerEnvironment>(env: E, global: E | null, s
 
 /**
  * Merges the layers' variables and files. Rows may come in any order; `open` turns a sealed
- * value into its text.
+ * value into its text (the field names the row it is bound to).
  */
 export function resolveLayers<E extends LayerEnvironment>(
   layers: Array<Layer<E>>,
   rows: {
-    variables: Array<{ environment_id: string; key: string; value_sealed: string; personal_override_allowed: boolean }>;
-    files: Array<{ environment_id: string; path: string; content_sealed: string }>;
+    variables: Array<{ id: string; environment_id: string; key: string; value_sealed: string; personal_override_allowed: boolean }>;
+    files: Array<{ id: string; environment_id: string; path: string; content_sealed: string }>;
   },
-  open: (sealed: string) => string,
+  open: (sealed: string, field: SealedField) => string,
 ): ResolvedEnvironment<E> {
   const env = layers[layers.length - 1]!.environment;
   const rank = new Map(layers.map((l, i) => [l.environment.id, i]));
@@ -80,7 +81,7 @@ export function resolveLayers<E extends LayerEnvironment>(
     if (reservedVariable(row.key)) continue;
     const own = row.environment_id === env.id;
     if (own && personal && locked.has(row.key)) continue;
-    variables[row.key] = open(row.value_sealed);
+    variables[row.key] = open(row.value_sealed, sealedField('environment_variables', 'value_sealed', row.id));
     if (!own && !row.personal_override_allowed) locked.add(row.key);
     else locked.delete(row.key);
   }
@@ -92,7 +93,7 @@ export function resolveLayers<E extends LayerEnvironment>(
     for (const path of files.keys()) {
       if (path.startsWith(row.path + '/') || row.path.startsWith(path + '/')) files.delete(path);
     }
-    files.set(row.path, open(row.content_sealed));
+    files.set(row.path, open(row.content_sealed, sealedField('environment_files', 'content_sealed', row.id)));
   }
 
   return { environment: env, layers, variables, files: [...files].map(([path, content]) => ({ path, content })) };

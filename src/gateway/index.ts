@@ -12,10 +12,12 @@ import { Agent, request, type Dispatcher } from 'undici';
 import { AGENT_IDS, type AgentId } from '../agents/catalog';
 import { missingCredentialMessage, type CredentialResolver } from '../agents/credentials';
 import type { Config } from '../config';
+import { sealedField } from '../crypto/sealedFields';
 import type { SecretBox } from '../crypto/secretBox';
 import type { Repositories } from '../db';
 import type { ReplicaRow } from '../db/replicasRepository';
 import type { Logger } from '../logger';
+import { aiGatewayTokens } from '../metrics';
 import { clientResponseHeaders, presentedKey, upstreamRequestHeaders, type HeaderMap } from './headers';
 import { gatewayKeyReplica, verifyGatewayKey } from '../domain/gatewayKey';
 import { AGENT_WIRE, credentialHeaders, errorBody, type GatewayErrorKind, type Wire } from './providers';
@@ -88,7 +90,7 @@ export function createAiGateway(deps: AiGatewayDeps) {
     if (!row || row.deleted_at !== null || !row.engine_secret_sealed) return null;
     let engineSecret: string;
     try {
-      engineSecret = secretBox.open(row.engine_secret_sealed);
+      engineSecret = secretBox.open(row.engine_secret_sealed, sealedField('replicas', 'engine_secret_sealed', row.id));
     } catch (err) {
       logger.error('cannot open a replica engine secret', { replicaId, err: err as Error });
       return null;
@@ -113,6 +115,8 @@ export function createAiGateway(deps: AiGatewayDeps) {
   }
 
   function record(row: { replica: ReplicaRow; agent: AgentId; model: string | null; status: number; usage: TokenUsage; startedAt: Date; started: number }) {
+    if (row.usage.inputTokens) aiGatewayTokens.inc({ agent: row.agent, direction: 'input' }, row.usage.inputTokens);
+    if (row.usage.outputTokens) aiGatewayTokens.inc({ agent: row.agent, direction: 'output' }, row.usage.outputTokens);
     const write = repos.aiGatewayUsage
       .record({
         organization_id: row.replica.organization_id,

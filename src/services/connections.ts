@@ -5,6 +5,8 @@
  * identity by hand — a member's own identity links itself when the provider reports the same
  * verified email — because a link decides whose workspace and credentials a chat message uses.
  */
+import { randomUUID } from 'node:crypto';
+import { sealedField } from '../crypto/sealedFields';
 import type { SecretBox } from '../crypto/secretBox';
 import type { Repositories } from '../db';
 import type { ConnectionProvider, ConnectionRow, IdentityProvider, UserConnectionRow } from '../db/connectionsRepository';
@@ -54,7 +56,9 @@ export function createConnectionsService(deps: { repos: Pick<Repositories, 'conn
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   });
-  const secretNames = (sealed: string): string[] => Object.keys(JSON.parse(deps.secretBox.open(sealed)) as Record<string, string>).sort();
+  const secretsField = (id: string) => sealedField('connections', 'secrets_sealed', id);
+  const openSecrets = (row: { id: string; secrets_sealed: string }) => JSON.parse(deps.secretBox.open(row.secrets_sealed, secretsField(row.id))) as Record<string, string>;
+  const secretNames = (row: { id: string; secrets_sealed: string }): string[] => Object.keys(openSecrets(row)).sort();
 
   /** Another organization's connection is not found, like a missing one. */
   async function sealedOf(actor: Actor, id: string) {
@@ -68,12 +72,12 @@ export function createConnectionsService(deps: { repos: Pick<Repositories, 'conn
   return {
     async list(actor: Actor) {
       const rows = await connections.list(actor.organizationId);
-      return Promise.all(rows.map(async (row) => serialize(row, secretNames((await sealedOf(actor, row.id)).secrets_sealed))));
+      return Promise.all(rows.map(async (row) => serialize(row, secretNames(await sealedOf(actor, row.id)))));
     },
 
     async get(actor: Actor, id: string) {
       const sealed = await sealedOf(actor, id);
-      return serialize(sealed, secretNames(sealed.secrets_sealed));
+      return serialize(sealed, secretNames(sealed));
     },
 
     async create(actor: Actor, input: ConnectionInput) {
@@ -81,12 +85,14 @@ export function createConnectionsService(deps: { repos: Pick<Repositories, 'conn
       const settings = input.settings ?? {};
       checkFields(input.provider, input.secrets, settings);
       try {
+        const id = randomUUID();
         const row = await connections.insert({
+          id,
           organization_id: actor.organizationId,
           provider: input.provider,
           external_id: input.external_id.trim(),
           name: input.name.trim(),
-          secrets_sealed: deps.secretBox.seal(JSON.stringify(input.secrets)),
+          secrets_sealed: deps.secretBox.seal(JSON.stringify(input.secrets), secretsField(id)),
           settings,
           created_by: actor.userId,
         });
@@ -102,12 +108,12 @@ export function createConnectionsService(deps: { repos: Pick<Repositories, 'conn
     async update(actor: Actor, id: string, patch: { name?: string; secrets?: Record<string, string>; settings?: Record<string, string> }) {
       requireAdmin(actor, 'an admin changes connections');
       const sealed = await sealedOf(actor, id);
-      const secrets = { ...(JSON.parse(deps.secretBox.open(sealed.secrets_sealed)) as Record<string, string>), ...(patch.secrets ?? {}) };
+      const secrets = { ...openSecrets(sealed), ...(patch.secrets ?? {}) };
       checkFields(sealed.provider, secrets, patch.settings ?? sealed.settings);
       const row = await connections.update(actor.organizationId, id, {
         name: patch.name?.trim(),
         settings: patch.settings,
-        secrets_sealed: patch.secrets ? deps.secretBox.seal(JSON.stringify(secrets)) : undefined,
+        secrets_sealed: patch.secrets ? deps.secretBox.seal(JSON.stringify(secrets), secretsField(id)) : undefined,
       });
       if (!row) throw notFound('Connection');
       return serialize(row, Object.keys(secrets).sort());

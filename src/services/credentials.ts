@@ -9,9 +9,9 @@ import type { SecretBox } from '../crypto/secretBox';
 import type { Repositories } from '../db';
 import type { CredentialOwner, CredentialRow } from '../db/credentialsRepository';
 import { invalid, forbidden, notFound } from '../domain/errors';
-import { maskedSecret, sealedKeyId, secretProblem, secretTail } from '../domain/credentialSecrets';
+import { maskedSecret, secretProblem, secretTail } from '../domain/credentialSecrets';
 import type { Actor } from '../domain/actor';
-import { createCredentialResolver, type CredentialScope, type OAuthTokenRefresher } from '../agents/credentials';
+import { createCredentialResolver, credentialFields, type CredentialScope, type OAuthTokenRefresher } from '../agents/credentials';
 
 export type { CredentialScope, OAuthTokenRefresher, ResolvedCredential } from '../agents/credentials';
 
@@ -68,7 +68,7 @@ export function createCredentialsService(deps: {
   oauthRefresher?: OAuthTokenRefresher | null;
 }) {
   const { secretBox } = deps;
-  const { transact, credentials: repo } = deps.repos;
+  const { credentials: repo } = deps.repos;
   const resolver = createCredentialResolver(deps);
 
   const orgOwner = (actor: Actor): CredentialOwner => ({ organizationId: actor.organizationId, userId: null });
@@ -101,21 +101,21 @@ export function createCredentialsService(deps: {
     }
   }
 
-  function sealInput(input: CredentialInput) {
-    const secretSealed = secretBox.seal(input.secret);
+  function sealInput(owner: CredentialOwner, agent: AgentId, input: CredentialInput) {
+    const fields = credentialFields(owner, agent);
     return {
       kind: input.kind,
-      secret_sealed: secretSealed,
-      refresh_token_sealed: input.refresh_token != null ? secretBox.seal(input.refresh_token) : null,
+      secret_sealed: secretBox.seal(input.secret, fields.secret),
+      refresh_token_sealed: input.refresh_token != null ? secretBox.seal(input.refresh_token, fields.refreshToken) : null,
       expires_at: input.expires_at != null ? new Date(input.expires_at) : null,
-      key_id: sealedKeyId(secretSealed),
+      key_id: secretBox.activeKeyId,
       secret_tail: secretTail(input.secret),
     };
   }
 
   async function set(owner: CredentialOwner, agent: AgentId, input: CredentialInput): Promise<CredentialRow> {
     checkInput(agent, input);
-    return repo.upsert(owner, agent, sealInput(input));
+    return repo.upsert(owner, agent, sealInput(owner, agent, input));
   }
 
   async function remove(owner: CredentialOwner, agent: AgentId): Promise<void> {
@@ -179,35 +179,6 @@ export function createCredentialsService(deps: {
     /** The credential a turn of `agent` uses (personal first) and the organization's secret for provider calls. */
     resolveCredential: resolver.resolveCredential,
     organizationSecret: resolver.organizationSecret,
-
-    /**
-     * Re-seals every credential sealed with a key other than the active one (the first
-     * configured key), in batches; returns how many rows it rewrote. Run after adding a new
-     * key in front; the old key can be dropped from configuration once this returns.
-     */
-    async resealWithActiveKey(batchSize = 200): Promise<number> {
-      const activeKeyId = sealedKeyId(secretBox.seal(''));
-      let total = 0;
-      for (;;) {
-        const done = await transact(async (trx) => {
-          const rows = await repo.lockSealedWithOtherKey(activeKeyId, batchSize, trx);
-          for (const row of rows) {
-            await repo.reseal(
-              row.id,
-              {
-                secret_sealed: secretBox.seal(secretBox.open(row.secret_sealed)),
-                refresh_token_sealed: row.refresh_token_sealed === null ? null : secretBox.seal(secretBox.open(row.refresh_token_sealed)),
-                key_id: activeKeyId,
-              },
-              trx,
-            );
-          }
-          return rows.length;
-        });
-        total += done;
-        if (done < batchSize) return total;
-      }
-    },
   };
 }
 

@@ -3,6 +3,7 @@
  * environments (live inheritance, locked config), copy-on-create for team environments, and
  * the conditions under which one may be deleted.
  */
+import type { SecretBox } from '../crypto/secretBox';
 import type { Repositories } from '../db';
 import type { EnvironmentCounts, EnvironmentPatch, EnvironmentRow } from '../db/environmentsRepository';
 import type { Transaction } from '../db/transaction';
@@ -57,8 +58,10 @@ export function serializeEnvironment(row: EnvironmentRow & EnvironmentCounts) {
 
 export function createEnvironmentsService(deps: {
   repos: Pick<Repositories, 'transact' | 'environments' | 'codeRepositories'>;
+  secretBox: SecretBox;
   referenceChecks?: EnvironmentReferenceCheck[];
 }) {
+  const { secretBox } = deps;
   const { transact, environments, codeRepositories: repositories } = deps.repos;
   const referenceChecks = deps.referenceChecks ?? [];
 
@@ -161,7 +164,7 @@ export function createEnvironmentsService(deps: {
             trx,
           )
           .catch(duplicateName);
-        if (copyFrom) await environments.copyConfig(copyFrom.id, row.id, trx);
+        if (copyFrom) await environments.copyConfig(copyFrom.id, row.id, (sealed, from, to) => secretBox.seal(secretBox.open(sealed, from), to), trx);
         return withCounts(actor, row.id, trx);
       });
     },

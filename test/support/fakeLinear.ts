@@ -13,6 +13,7 @@
  *   API come back as deliveries too, as they do from Linear.
  */
 import type { SecretBox } from '../../src/crypto/secretBox';
+import { sealedField } from '../../src/crypto/sealedFields';
 import type { SealedConnectionRow } from '../../src/db/connectionsRepository';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -101,14 +102,15 @@ export async function startFakeLinear(): Promise<FakeLinear> {
 
 /** A connection row for a fake workspace, its secrets sealed with `box`, for unit tests that run without a database. */
 export function linearConnectionRow(ws: FakeLinearWorkspace, box: SecretBox, organizationId: string): SealedConnectionRow {
+  const id = 'c1';
   return {
-    id: 'c1',
+    id,
     organization_id: organizationId,
     provider: 'linear',
     external_id: ws.organizationId,
     name: 'Linear',
     settings: { app_user_id: ws.app.id },
-    secrets_sealed: box.seal(JSON.stringify({ access_token: ws.accessToken, webhook_secret: ws.webhookSecret })),
+    secrets_sealed: box.seal(JSON.stringify({ access_token: ws.accessToken, webhook_secret: ws.webhookSecret }), sealedField('connections', 'secrets_sealed', id)),
     created_by: null,
     created_at: new Date(),
     updated_at: new Date(),

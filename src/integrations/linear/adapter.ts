@@ -2,6 +2,7 @@
  * Linear's `ThreadAdapter` (worker side): Hangar answers in an issue's comments as the app user
  * of the organization's Linear connection, with the connection's sealed `{access_token}`.
  */
+import { sealedField } from '../../crypto/sealedFields';
 import type { SecretBox } from '../../crypto/secretBox';
 import type { ConnectionsRepository } from '../../db/connectionsRepository';
 import type { Logger } from '../../logger';
@@ -39,7 +40,7 @@ export function createLinearThreadAdapter(deps: {
   async function client(binding: Pick<ThreadBinding, 'connectionId'>): Promise<LinearClient> {
     const connection = binding.connectionId ? await deps.connections.findSealed(binding.connectionId) : null;
     if (!connection || connection.provider !== 'linear') throw new Error('the Linear connection of this thread is gone');
-    const secrets = JSON.parse(deps.secretBox.open(connection.secrets_sealed)) as { access_token?: unknown };
+    const secrets = JSON.parse(deps.secretBox.open(connection.secrets_sealed, sealedField('connections', 'secrets_sealed', connection.id))) as { access_token?: unknown };
     if (typeof secrets.access_token !== 'string' || !secrets.access_token) throw new Error('the Linear connection has no access_token');
     return createLinearClient({ apiUrl: deps.apiUrl, token: secrets.access_token });
   }

@@ -40,7 +40,7 @@ export function createSlackThreadAdapter(deps: SlackAdapterDeps): ThreadAdapter 
     if (!binding.connectionId) throw new Error('a Slack thread without a connection');
     const row = await deps.repos.connections.findSealed(binding.connectionId);
     if (!row || row.organization_id !== binding.organizationId || row.provider !== 'slack') throw new Error('the Slack connection of this thread is gone');
-    const token = openSlackSecrets(deps.secretBox, row.secrets_sealed).bot_token;
+    const token = openSlackSecrets(deps.secretBox, row).bot_token;
     return { token, botUserId: botUserIdOf(row.settings) ?? (await learntBotId(row.id, token)) };
   }
 

@@ -3,6 +3,7 @@
  * (`{bot_user_id?}`), opened only where they are used: the receiver (signing secret) and the
  * adapter (bot token). Nothing here logs or returns them beyond the caller.
  */
+import { sealedField } from '../../crypto/sealedFields';
 import type { SecretBox } from '../../crypto/secretBox';
 
 export interface SlackSecrets {
@@ -14,10 +15,10 @@ export class SlackConnectionError extends Error {
   override name = 'SlackConnectionError';
 }
 
-export function openSlackSecrets(secretBox: SecretBox, sealed: string): SlackSecrets {
+export function openSlackSecrets(secretBox: SecretBox, connection: { id: string; secrets_sealed: string }): SlackSecrets {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(secretBox.open(sealed));
+    parsed = JSON.parse(secretBox.open(connection.secrets_sealed, sealedField('connections', 'secrets_sealed', connection.id)));
   } catch {
     throw new SlackConnectionError('the Slack connection secrets cannot be opened');
   }

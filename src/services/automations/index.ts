@@ -12,12 +12,13 @@ import type { Actor } from '../../domain/actor';
 import { hashWebhookToken } from '../../domain/automations/events';
 import { checkCrossFieldRules, cronMirror, normaliseConfig, normaliseTriggers } from '../../domain/automations/rules';
 import { forbidden, notFound } from '../../domain/errors';
+import { automationRuns } from '../../metrics';
 import type { TemporalGateway } from '../../temporal/gateway';
 import type { EnvironmentReferenceCheck } from '../environments';
 import type { GithubPullRequestReader } from '../../integrations/github/pulls';
 import { createPullRequestContext, type ManualPullRequest } from './pullRequestContext';
 import { createAutomationReferenceChecks } from './references';
-import { serializeAutomation, serializeExecution } from './serialize';
+import { serializeAutomation, serializeExecution, webhookTokenField } from './serialize';
 import type { CreateAutomationInput, ListAutomationsQuery, UpdateAutomationInput } from './types';
 
 export type { AutomationRow } from '../../db/automationsRepository';
@@ -75,16 +76,24 @@ export function createAutomationsService(deps: {
     return row;
   }
 
-  function webhookToken(): { hash: string; sealed: string } {
+  function webhookToken(automationId: string): { hash: string; sealed: string } {
     const token = WEBHOOK_TOKEN_PREFIX + randomBytes(32).toString('base64url');
-    return { hash: hashWebhookToken(token), sealed: secretBox.seal(token) };
+    return { hash: hashWebhookToken(token), sealed: secretBox.seal(token, webhookTokenField(automationId)) };
   }
 
   /**
    * Validates `input` against `current` (null on create) and returns the columns to write:
-   * only the fields sent, plus what they imply (cron mirror, webhook token).
+   * only the fields sent, plus what they imply (cron mirror, webhook token). `id` is the
+   * automation's (chosen before the insert on create: the token is sealed for it).
    */
-  async function prepare(actor: Actor, input: UpdateAutomationInput, current: AutomationRow | null, ownerId: string | null, trx: Transaction): Promise<AutomationWrite> {
+  async function prepare(
+    actor: Actor,
+    id: string,
+    input: UpdateAutomationInput,
+    current: AutomationRow | null,
+    ownerId: string | null,
+    trx: Transaction,
+  ): Promise<AutomationWrite> {
     const write: AutomationWrite = {};
     const has = (k: keyof UpdateAutomationInput) => input[k] !== undefined;
     for (const k of [
@@ -121,7 +130,7 @@ export function createAutomationsService(deps: {
     // revokes it, adding one issues a fresh one.
     const hasCustom = triggers.some((t) => t.type === 'custom');
     if (hasCustom && !current?.webhook_token_hash) {
-      const token = webhookToken();
+      const token = webhookToken(id);
       write.webhook_token_hash = token.hash;
       write.webhook_token_sealed = token.sealed;
     } else if (!hasCustom && current?.webhook_token_hash) {
@@ -144,11 +153,12 @@ export function createAutomationsService(deps: {
       await references.model(actor, input, null);
       const row = await deps.repos.transact(async (trx) => {
         const { scope: _scope, ...fields } = input;
-        const write = await prepare(actor, fields, null, ownerId, trx);
+        const id = randomUUID();
+        const write = await prepare(actor, id, fields, null, ownerId, trx);
         return repo.insert(
           {
             ...write,
-            id: randomUUID(),
+            id,
             organization_id: actor.organizationId,
             user_id: ownerId,
             created_by: actor.userId,
@@ -158,7 +168,7 @@ export function createAutomationsService(deps: {
         );
       });
       await deps.onChanged?.();
-      await deps.temporal.automationChanged(row.id, row.organization_id);
+      await deps.temporal.automationChanged(row.id, row.organization_id, { names: { automationName: row.name } });
       return serialize(row);
     },
 
@@ -186,12 +196,12 @@ export function createAutomationsService(deps: {
       await references.model(actor, input, await access(actor, id));
       const row = await deps.repos.transact(async (trx) => {
         const current = await access(actor, id, trx);
-        const write = await prepare(actor, input, current, current.user_id, trx);
+        const write = await prepare(actor, current.id, input, current, current.user_id, trx);
         return repo.update(current.id, write, trx);
       });
       await deps.onChanged?.();
       // The schedule loop re-reads the automation at once (a new time, enabled, disabled).
-      await deps.temporal.automationChanged(row.id, row.organization_id);
+      await deps.temporal.automationChanged(row.id, row.organization_id, { names: { automationName: row.name } });
       return serialize(row);
     },
 
@@ -220,9 +230,13 @@ export function createAutomationsService(deps: {
         if (context) await deps.repos.automationInbox.recordEvent({ automationId: row.id, debounceKey: context.key, executionId, payload: context.payload }, trx);
       });
       try {
-        await deps.temporal.startAutomationRun({ executionId, automationId: row.id, organizationId: row.organization_id });
+        await deps.temporal.startAutomationRun(
+          { executionId, automationId: row.id, organizationId: row.organization_id },
+          { trigger: 'manual', names: { automationName: row.name } },
+        );
       } catch (err) {
         await executions.failToStart(executionId, `the run could not be started: ${(err as Error).message}`);
+        automationRuns.inc({ result: 'failed' });
         throw err;
       }
       const deadline = Date.now() + (deps.triggerWaitMs ?? 15_000);
@@ -253,7 +267,7 @@ export function createAutomationsService(deps: {
       await deps.repos.transact(async (trx) => {
         const found = await access(actor, id, trx);
         await repo.delete(found.id, trx);
-        await deps.temporal.startAutomationCleanup({ automationId: found.id, organizationId: found.organization_id });
+        await deps.temporal.startAutomationCleanup({ automationId: found.id, organizationId: found.organization_id }, { names: { automationName: found.name } });
       });
       await deps.onChanged?.();
     },

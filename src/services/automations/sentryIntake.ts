@@ -9,6 +9,8 @@
 import { parseJsonText } from '../../domain/inputHygiene';
 import type { ConnectionsRepository } from '../../db/connectionsRepository';
 import type { AutomationsRepository } from '../../db/automationsRepository';
+import { isHexSha256 } from '../../crypto/hmac';
+import { sealedField } from '../../crypto/sealedFields';
 import type { SecretBox } from '../../crypto/secretBox';
 import { sentryIssueDebounceKey } from '../../domain/automations/events';
 import { sentryTriggerMatches, type SentryTriggerConfig } from '../../domain/automations/sentry';
@@ -21,7 +23,7 @@ import type { CodeHostingAnswer, WebhookRequest } from './intake';
 /** Sentry's payloads are event JSON with stack frames; a few MB at most. */
 export const SENTRY_LIMIT_BYTES = 5 * 1024 * 1024;
 
-const header = (req: WebhookRequest, name: string): string | undefined => {
+const header = (req: Pick<WebhookRequest, 'headers'>, name: string): string | undefined => {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
 };
@@ -39,9 +41,9 @@ export function createSentryIntake(deps: {
   logger: Logger;
 }) {
   /** The connection's client secret, or null when it has none (sealed JSON `{client_secret}`). */
-  function clientSecret(sealed: string): string | null {
+  function clientSecret(connection: { id: string; secrets_sealed: string }): string | null {
     try {
-      const secrets = JSON.parse(deps.secretBox.open(sealed)) as { client_secret?: unknown };
+      const secrets = JSON.parse(deps.secretBox.open(connection.secrets_sealed, sealedField('connections', 'secrets_sealed', connection.id))) as { client_secret?: unknown };
       return typeof secrets.client_secret === 'string' && secrets.client_secret ? secrets.client_secret : null;
     } catch (err) {
       deps.logger.error('a sentry connection has unreadable secrets', { err });
@@ -50,6 +52,11 @@ export function createSentryIntake(deps: {
   }
 
   return {
+    /** A delivery without a well-formed `Sentry-Hook-Signature` is refused before its body is read. */
+    refuseUnsigned(headers: WebhookRequest['headers']): void {
+      if (!isHexSha256(header({ headers }, 'sentry-hook-signature'))) throw rejected('Sentry-Hook-Signature is missing or not a hex HMAC-SHA256');
+    },
+
     async accept(req: WebhookRequest): Promise<CodeHostingAnswer> {
       let body: unknown;
       try {
@@ -60,7 +67,7 @@ export function createSentryIntake(deps: {
       }
       const slug = sentryOrganizationSlug(body);
       const connection = slug ? await deps.connections.findByExternalId('sentry', slug) : null;
-      const secret = connection ? clientSecret(connection.secrets_sealed) : null;
+      const secret = connection ? clientSecret(connection) : null;
       if (!connection || !secret || !verifySentrySignature(secret, req.body, header(req, 'sentry-hook-signature'))) {
         throw rejected('Sentry-Hook-Signature does not match the body for a connected Sentry organization');
       }
@@ -84,7 +91,7 @@ export function createSentryIntake(deps: {
       for (const row of rows) {
         const trigger = row.triggers.find((t) => t.type === 'sentry' && t.config.event === event.event);
         if (!trigger || !sentryTriggerMatches(trigger.config as SentryTriggerConfig, event.projectSlug, event.level)) continue;
-        items.push({ automationId: row.id, key: sentryIssueDebounceKey(event.projectSlug, event.issueId), payload: event.payload });
+        items.push({ automationId: row.id, key: sentryIssueDebounceKey(event.projectSlug, event.issueId), payload: event.payload, trigger: 'sentry' });
       }
       const requestId = header(req, 'request-id');
       const delivery = requestId && DELIVERY_ID.test(requestId) ? { provider: 'sentry', id: requestId } : undefined;

@@ -1,8 +1,11 @@
 /** The API's view of an automation and of an execution (interop §10). */
+import { sealedField } from '../../crypto/sealedFields';
 import type { SecretBox } from '../../crypto/secretBox';
 import type { ExecutionRow } from '../../db/automationExecutionsRepository';
 import type { AutomationRow } from '../../db/automationsRepository';
 import { normaliseConfig } from '../../domain/automations/rules';
+
+export const webhookTokenField = (automationId: string) => sealedField('automations', 'webhook_token_sealed', automationId);
 
 /** The webhook token is shown (unsealed) only while the automation has a custom trigger. */
 export function serializeAutomation(row: AutomationRow, secretBox: SecretBox) {
@@ -18,7 +21,7 @@ export function serializeAutomation(row: AutomationRow, secretBox: SecretBox) {
     vcs_check_names: row.vcs_check_names,
     environment_id: row.environment_id,
     enabled: row.enabled,
-    webhook_token: hasCustom && row.webhook_token_sealed ? secretBox.open(row.webhook_token_sealed) : null,
+    webhook_token: hasCustom && row.webhook_token_sealed ? secretBox.open(row.webhook_token_sealed, webhookTokenField(row.id)) : null,
     cron_expression: row.cron_expression,
     cron_timezone: row.cron_timezone,
     cron_next_fire_at: row.cron_next_fire_at ? row.cron_next_fire_at.toISOString() : null,

@@ -4,6 +4,8 @@
  * environment a path cannot be both a file and the directory of another file, since the
  * sandbox refuses such a set when it materialises the files.
  */
+import { randomUUID } from 'node:crypto';
+import { sealedField } from '../../crypto/sealedFields';
 import { protectedFilePath } from '../../domain/workspaceSettings';
 import type { FileRow, Patch } from '../../db/environmentResourcesRepository';
 import type { Transaction } from '../../db/transaction';
@@ -43,10 +45,11 @@ function checkedSize(content: string): number {
 
 export function createFilesService(ctx: ResourceContext) {
   const { repo, secretBox } = ctx;
+  const contentField = (id: string) => sealedField('environment_files', 'content_sealed', id);
   const files = scopedResource(ctx, repo.files, {
     what: 'File',
     duplicate,
-    serialize: (row: FileRow) => updatableView(row, { name: row.name, path: row.path, content: secretBox.open(row.content_sealed) }),
+    serialize: (row: FileRow) => updatableView(row, { name: row.name, path: row.path, content: secretBox.open(row.content_sealed, contentField(row.id)) }),
   });
 
   async function assertNoClash(environmentId: string, path: string, exceptId: string | null, trx: Transaction) {
@@ -63,8 +66,9 @@ export function createFilesService(ctx: ResourceContext) {
       const size = checkedSize(input.content);
       return ctx.write(actor, environmentId, async (env, trx) => {
         await assertNoClash(env.id, path, null, trx);
-        const content_sealed = secretBox.seal(input.content);
-        return files.insert(env, { name: input.name ?? basename(path), path, content_sealed, size_bytes: size }, trx);
+        const id = randomUUID();
+        const content_sealed = secretBox.seal(input.content, contentField(id));
+        return files.insert(env, { id, name: input.name ?? basename(path), path, content_sealed, size_bytes: size }, trx);
       });
     },
 
@@ -82,7 +86,7 @@ export function createFilesService(ctx: ResourceContext) {
           if (input.name === undefined && current.name === basename(current.path)) patch.name = basename(path);
         }
         if (input.content !== undefined) {
-          patch.content_sealed = secretBox.seal(input.content);
+          patch.content_sealed = secretBox.seal(input.content, contentField(current.id));
           patch.size_bytes = size!;
         }
         return files.update(env, id, patch, trx);

@@ -2,6 +2,8 @@
  * MCP servers of an environment. Configs carry tokens (stdio `env`, http/sse `headers`), so
  * they are sealed at rest and returned in full only to callers who may read the environment.
  */
+import { randomUUID } from 'node:crypto';
+import { sealedField } from '../../crypto/sealedFields';
 import type { McpRow, McpTransport, Patch } from '../../db/environmentResourcesRepository';
 import { invalid } from '../../domain/errors';
 import type { Actor } from '../../domain/actor';
@@ -32,14 +34,15 @@ function checkedName(name: string): string {
 
 export function createMcpsService(ctx: ResourceContext) {
   const { repo, secretBox } = ctx;
+  const configField = (id: string) => sealedField('environment_mcps', 'config_sealed', id);
 
   const mcps = scopedResource(ctx, repo.mcps, {
     what: 'MCP server',
     duplicate,
     serialize: (row: McpRow) =>
-      updatableView(row, { name: row.name, transport: row.transport, config: JSON.parse(secretBox.open(row.config_sealed)) as McpConfig }),
+      updatableView(row, { name: row.name, transport: row.transport, config: JSON.parse(secretBox.open(row.config_sealed, configField(row.id))) as McpConfig }),
   });
-  const seal = (config: McpConfig) => secretBox.seal(JSON.stringify(config));
+  const seal = (id: string, config: McpConfig) => secretBox.seal(JSON.stringify(config), configField(id));
 
   return {
     list: mcps.list,
@@ -47,7 +50,8 @@ export function createMcpsService(ctx: ResourceContext) {
     async create(actor: Actor, environmentId: string, input: McpInput) {
       const name = checkedName(input.name);
       const config = checkedConfig(input.transport, input.config);
-      return ctx.write(actor, environmentId, (env, trx) => mcps.insert(env, { name, transport: input.transport, config_sealed: seal(config) }, trx));
+      const id = randomUUID();
+      return ctx.write(actor, environmentId, (env, trx) => mcps.insert(env, { id, name, transport: input.transport, config_sealed: seal(id, config) }, trx));
     },
 
     async update(actor: Actor, environmentId: string, id: string, input: McpPatch) {
@@ -64,7 +68,7 @@ export function createMcpsService(ctx: ResourceContext) {
         const patch: Patch<McpRow> = {};
         if (input.name !== undefined) patch.name = input.name;
         if (input.transport !== undefined) patch.transport = input.transport;
-        if (input.config !== undefined) patch.config_sealed = seal(checkedConfig(transport, input.config));
+        if (input.config !== undefined) patch.config_sealed = seal(current.id, checkedConfig(transport, input.config));
         return mcps.update(env, id, patch, trx);
       });
     },

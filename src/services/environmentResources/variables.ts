@@ -4,6 +4,8 @@
  * nearest inherited definition allows personal overrides — the same rule resolution applies
  * when a workspace starts, enforced here so the user hears about it when saving.
  */
+import { randomUUID } from 'node:crypto';
+import { sealedField } from '../../crypto/sealedFields';
 import { reservedVariable } from '../../domain/workspaceSettings';
 import type { Patch, VariableRow } from '../../db/environmentResourcesRepository';
 import type { EnvironmentRow } from '../../db/environmentsRepository';
@@ -38,12 +40,13 @@ const adminOnly = () =>
 
 export function createVariablesService(ctx: ResourceContext) {
   const { repo, secretBox } = ctx;
+  const valueField = (id: string) => sealedField('environment_variables', 'value_sealed', id);
 
   const variables = scopedResource(ctx, repo.variables, {
     what: 'Variable',
     duplicate,
     serialize: (row: VariableRow) =>
-      updatableView(row, { key: row.key, value: secretBox.open(row.value_sealed), personal_override_allowed: row.personal_override_allowed }),
+      updatableView(row, { key: row.key, value: secretBox.open(row.value_sealed, valueField(row.id)), personal_override_allowed: row.personal_override_allowed }),
   });
 
   /** The layers a personal environment inherits from, nearest last (Global, then its source). */
@@ -78,8 +81,9 @@ export function createVariablesService(ctx: ResourceContext) {
       return ctx.write(actor, environmentId, async (env, trx) => {
         if (input.personal_override_allowed && !actor.isAdmin) throw adminOnly();
         await assertOverridable(env, input.key, trx);
-        const value_sealed = secretBox.seal(input.value);
-        return variables.insert(env, { key: input.key, value_sealed, personal_override_allowed: input.personal_override_allowed ?? false }, trx);
+        const id = randomUUID();
+        const value_sealed = secretBox.seal(input.value, valueField(id));
+        return variables.insert(env, { id, key: input.key, value_sealed, personal_override_allowed: input.personal_override_allowed ?? false }, trx);
       });
     },
 
@@ -94,7 +98,7 @@ export function createVariablesService(ctx: ResourceContext) {
         if (input.key !== undefined || input.value !== undefined) await assertOverridable(env, input.key ?? current.key, trx);
         const patch: Patch<VariableRow> = {};
         if (input.key !== undefined) patch.key = input.key;
-        if (input.value !== undefined) patch.value_sealed = secretBox.seal(input.value);
+        if (input.value !== undefined) patch.value_sealed = secretBox.seal(input.value, valueField(current.id));
         if (flag !== undefined) patch.personal_override_allowed = flag;
         return variables.update(env, id, patch, trx);
       });

@@ -13,6 +13,8 @@
  * this answers, within Linear's 5 seconds.
  */
 import { parseJsonText } from '../../domain/inputHygiene';
+import { isHexSha256 } from '../../crypto/hmac';
+import { sealedField } from '../../crypto/sealedFields';
 import type { SecretBox } from '../../crypto/secretBox';
 import type { ConnectionsRepository } from '../../db/connectionsRepository';
 import type { IntegrationThreadsRepository } from '../../db/integrationThreadsRepository';
@@ -45,7 +47,7 @@ export interface LinearAnswer {
 const DELIVERY_ID = /^[A-Za-z0-9._:-]{1,200}$/;
 const rejected = (details: string) => new DomainError('unauthenticated', 'Invalid webhook signature', details);
 
-const header = (req: WebhookRequest, name: string): string | undefined => {
+const header = (req: Pick<WebhookRequest, 'headers'>, name: string): string | undefined => {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
 };
@@ -60,9 +62,9 @@ export function createLinearReceiver(deps: {
 }) {
   const now = deps.now ?? Date.now;
 
-  function webhookSecret(sealed: string): string | null {
+  function webhookSecret(connection: { id: string; secrets_sealed: string }): string | null {
     try {
-      const secrets = JSON.parse(deps.secretBox.open(sealed)) as { webhook_secret?: unknown };
+      const secrets = JSON.parse(deps.secretBox.open(connection.secrets_sealed, sealedField('connections', 'secrets_sealed', connection.id))) as { webhook_secret?: unknown };
       return typeof secrets.webhook_secret === 'string' && secrets.webhook_secret ? secrets.webhook_secret : null;
     } catch (err) {
       deps.logger.error('a linear connection has unreadable secrets', { err });
@@ -73,6 +75,11 @@ export function createLinearReceiver(deps: {
   const ignored = (why: string): LinearAnswer => ({ accepted: true, routed: null, duplicate: false, ignored: why });
 
   return {
+    /** A delivery without a well-formed `Linear-Signature` is refused before its body is read. */
+    refuseUnsigned(headers: WebhookRequest['headers']): void {
+      if (!isHexSha256(header({ headers }, 'linear-signature'))) throw rejected('Linear-Signature is missing or not a hex HMAC-SHA256');
+    },
+
     async accept(req: WebhookRequest): Promise<LinearAnswer> {
       let body: unknown;
       try {
@@ -82,7 +89,7 @@ export function createLinearReceiver(deps: {
       }
       const envelope = linearEnvelope(body);
       const connection = envelope ? await deps.connections.findByExternalId('linear', envelope.organizationId) : null;
-      const secret = connection ? webhookSecret(connection.secrets_sealed) : null;
+      const secret = connection ? webhookSecret(connection) : null;
       if (!envelope || !connection || !secret || !verifyLinearSignature(secret, req.body, header(req, 'linear-signature'))) {
         throw rejected('Linear-Signature does not match the body for a connected Linear organization');
       }

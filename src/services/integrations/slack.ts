@@ -58,10 +58,13 @@ export interface SlackAnswer {
   ignored?: string;
 }
 
+/** `X-Slack-Signature`'s form; anything else can never match. */
+const SIGNATURE = /^v0=[0-9a-f]{64}$/;
+
 /** One answer for every delivery that cannot be trusted: nothing tells a caller which check failed. */
 const rejected = () => new DomainError('unauthenticated', 'Invalid request signature', null);
 
-const header = (req: SlackRequest, name: string): string | undefined => {
+const header = (req: Pick<SlackRequest, 'headers'>, name: string): string | undefined => {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
 };
@@ -82,7 +85,7 @@ export function createSlackReceiver(deps: {
   function signedBy(connection: SealedConnectionRow, req: SlackRequest): boolean {
     let secret: string;
     try {
-      secret = openSlackSecrets(deps.secretBox, connection.secrets_sealed).signing_secret;
+      secret = openSlackSecrets(deps.secretBox, connection).signing_secret;
     } catch (err) {
       logger.error('a Slack connection cannot be opened', { connectionId: connection.id, err: err as Error });
       return false;
@@ -91,10 +94,15 @@ export function createSlackReceiver(deps: {
     return check === 'ok';
   }
 
+  /** A stale or unsigned request is refused before its body is read or any connection is looked up or opened. */
+  function refuseUnsigned(headers: SlackRequest['headers']): void {
+    const signed = SIGNATURE.test(header({ headers }, 'x-slack-signature') ?? '');
+    if (!signed || !slackTimestampFresh(header({ headers }, 'x-slack-request-timestamp'), now())) throw rejected();
+  }
+
   /** The connection whose secret signed the request, or the 401. */
   async function verify(body: unknown, req: SlackRequest): Promise<SealedConnectionRow> {
-    // A stale or unsigned request is refused before any connection is looked up or opened.
-    if (!header(req, 'x-slack-signature') || !slackTimestampFresh(header(req, 'x-slack-request-timestamp'), now())) throw rejected();
+    refuseUnsigned(req.headers);
     const teamId = envelopeTeamId(body);
     if (teamId) {
       const connection = await deps.repos.connections.findByExternalId('slack', teamId);
@@ -138,6 +146,8 @@ export function createSlackReceiver(deps: {
   const isConversation = (message: SlackMessage) => message.channelType === 'im' || message.channelType === 'mpim' || message.channelId.startsWith('D');
 
   return {
+    refuseUnsigned,
+
     async accept(req: SlackRequest): Promise<SlackAnswer> {
       let body: unknown;
       try {

@@ -4,6 +4,8 @@
  * and non-secret headers, its secret goes apart (sealed, sent by Hangar only); a stdio plugin
  * runs in the container and so may not carry a secret at all.
  */
+import { randomUUID } from 'node:crypto';
+import { sealedField } from '../../crypto/sealedFields';
 import type { SecretBox } from '../../crypto/secretBox';
 import type { PluginInstallRow, SecretType } from '../../db/pluginsRepository';
 import { secretProblem } from '../../domain/credentialSecrets';
@@ -86,8 +88,12 @@ function checkSecret(secret: PluginSecretInput): { type: SecretType; header: str
   return { type: secret.type, header: lower === 'authorization' ? 'Authorization' : header };
 }
 
-/** The columns of a new install, checked and sealed. */
+const configField = (id: string) => sealedField('plugin_installs', 'config_sealed', id);
+const secretField = (id: string) => sealedField('plugin_installs', 'secret_sealed', id);
+
+/** The columns of a new install (its id too), checked and sealed. */
 export function prepareInstall(input: InstallPluginInput, secretBox: SecretBox, capabilities: NativeCapabilities) {
+  const id = randomUUID();
   const enabled = input.enabled ?? true;
   if (input.kind === 'native') {
     const plugin = nativePlugin(input.slug);
@@ -97,21 +103,21 @@ export function prepareInstall(input: InstallPluginInput, secretBox: SecretBox, 
     if (input.provides !== undefined && input.provides !== plugin.provides) throw invalid('Invalid body', `body.provides: the ${plugin.slug} plugin provides ${plugin.provides}`);
     const reason = plugin.unavailableReason(capabilities);
     if (reason) throw invalid('Plugin not available', `the ${plugin.slug} plugin cannot work here: ${reason}`);
-    return { slug: input.slug, name: input.name ?? plugin.name, kind: input.kind, provides: plugin.provides, enabled, config_sealed: null, secret_sealed: null, secret_type: null, secret_header: null };
+    return { id, slug: input.slug, name: input.name ?? plugin.name, kind: input.kind, provides: plugin.provides, enabled, config_sealed: null, secret_sealed: null, secret_type: null, secret_header: null };
   }
   if (input.config === undefined) throw invalid('Invalid body', `body.config: is required for a${input.kind === 'http' ? 'n' : ''} ${input.kind} plugin`);
-  const common = { slug: input.slug, name: input.name ?? input.slug, kind: input.kind, provides: input.provides ?? null, enabled };
+  const common = { id, slug: input.slug, name: input.name ?? input.slug, kind: input.kind, provides: input.provides ?? null, enabled };
   if (input.kind === 'stdio') {
     if (input.secret !== undefined) throw invalid('Invalid body', `body.secret: ${STDIO_SECRET_REFUSAL}`);
     const config = checkedConfig('stdio', input.config) as StdioConfig;
-    return { ...common, config_sealed: secretBox.seal(JSON.stringify(config)), secret_sealed: null, secret_type: null, secret_header: null };
+    return { ...common, config_sealed: secretBox.seal(JSON.stringify(config), configField(id)), secret_sealed: null, secret_type: null, secret_header: null };
   }
   const secret = input.secret ? checkSecret(input.secret) : null;
   const config = checkHttpConfig(input.config, secret?.header ?? null);
   return {
     ...common,
-    config_sealed: secretBox.seal(JSON.stringify(config)),
-    secret_sealed: input.secret ? secretBox.seal(input.secret.value) : null,
+    config_sealed: secretBox.seal(JSON.stringify(config), configField(id)),
+    secret_sealed: input.secret ? secretBox.seal(input.secret.value, secretField(id)) : null,
     secret_type: secret?.type ?? null,
     secret_header: secret?.header ?? null,
   };
@@ -131,17 +137,17 @@ export function prepareUpdate(row: PluginInstallRow, input: UpdatePluginInput, s
     if (row.kind === 'stdio') throw invalid('Invalid body', `body.secret: ${STDIO_SECRET_REFUSAL}`);
     if (row.kind === 'native') throw invalid('Invalid body', "body.secret: a native plugin uses the deployment's own credentials and takes no secret");
     const secret = checkSecret(input.secret);
-    Object.assign(changes, { secret_sealed: secretBox.seal(input.secret.value), secret_type: secret.type, secret_header: secret.header });
+    Object.assign(changes, { secret_sealed: secretBox.seal(input.secret.value, secretField(row.id)), secret_type: secret.type, secret_header: secret.header });
   } else if (input.secret === null) {
     Object.assign(changes, { secret_sealed: null, secret_type: null, secret_header: null });
   }
   const secretHeader = changes.secret_header !== undefined ? changes.secret_header : row.secret_header;
   if (input.config !== undefined) {
     const config = row.kind === 'stdio' ? checkedConfig('stdio', input.config) : checkHttpConfig(input.config, secretHeader);
-    changes.config_sealed = secretBox.seal(JSON.stringify(config));
+    changes.config_sealed = secretBox.seal(JSON.stringify(config), configField(row.id));
   } else if (row.kind === 'http' && secretHeader !== null && secretHeader !== row.secret_header) {
     // A new secret header must not collide with the headers the config already has.
-    checkHttpConfig(JSON.parse(secretBox.open(row.config_sealed!)), secretHeader);
+    checkHttpConfig(JSON.parse(secretBox.open(row.config_sealed!, configField(row.id))), secretHeader);
   }
   return changes;
 }
@@ -158,7 +164,7 @@ export function serializePlugin(row: PluginInstallRow, secretBox: SecretBox) {
     kind: row.kind,
     provides: row.provides,
     enabled: row.enabled,
-    config: row.config_sealed ? (JSON.parse(secretBox.open(row.config_sealed)) as Record<string, unknown>) : null,
+    config: row.config_sealed ? (JSON.parse(secretBox.open(row.config_sealed, configField(row.id))) as Record<string, unknown>) : null,
     secret: row.secret_type ? { type: row.secret_type, header: row.secret_header ?? 'Authorization' } : null,
     created_by: row.created_by,
     created_at: row.created_at.toISOString(),

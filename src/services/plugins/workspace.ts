@@ -9,6 +9,7 @@
 import { CANONICAL_UUID } from '../../domain/inputHygiene';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sealedField } from '../../crypto/sealedFields';
 import type { SecretBox } from '../../crypto/secretBox';
 import type { Repositories } from '../../db';
 import type { PluginInstallRow } from '../../db/pluginsRepository';
@@ -161,10 +162,10 @@ export function createWorkspacePlugins(deps: WorkspacePluginsDeps) {
           },
         };
       }
-      const config = JSON.parse(secretBox.open(install.config_sealed!)) as { url: string; headers: Record<string, string> };
+      const config = JSON.parse(secretBox.open(install.config_sealed!, sealedField('plugin_installs', 'config_sealed', install.id))) as { url: string; headers: Record<string, string> };
       const headers = { ...config.headers };
       if (install.secret_sealed) {
-        const secret = secretBox.open(install.secret_sealed);
+        const secret = secretBox.open(install.secret_sealed, sealedField('plugin_installs', 'secret_sealed', install.id));
         const header = install.secret_header ?? 'Authorization';
         headers[header.toLowerCase()] = header.toLowerCase() === 'authorization' ? `Bearer ${secret}` : secret;
       }

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createSecretBox } from '../../../src/crypto/secretBox';
+import { credentialFields } from '../../../src/agents/credentials';
 import { harness } from '../../support/harness';
 import { as, errorOf, newOrg } from '../../support/http';
 
@@ -126,8 +127,12 @@ describe('coding-agent credentials API', () => {
     expect(row.key_id).to.equal(harness().config.encryptionKeys[0]!.id);
     expect(row.secret_sealed.split('.')[1]).to.equal(row.key_id);
     const box = createSecretBox(harness().config.encryptionKeys);
-    expect(box.open(row.secret_sealed)).to.equal(PERSONAL_SECRET);
-    expect(box.open(row.refresh_token_sealed)).to.equal(refreshToken);
+    const fields = credentialFields({ organizationId: row.organization_id, userId: row.user_id }, row.agent);
+    expect(box.open(row.secret_sealed, fields.secret)).to.equal(PERSONAL_SECRET);
+    expect(box.open(row.refresh_token_sealed, fields.refreshToken)).to.equal(refreshToken);
+    // Bound to this credential: as another member's, or as the refresh token, it does not open.
+    expect(() => box.open(row.secret_sealed, credentialFields({ organizationId: row.organization_id, userId: null }, row.agent).secret)).to.throw(/does not open/);
+    expect(() => box.open(row.secret_sealed, fields.refreshToken)).to.throw(/does not open/);
   });
 
   it('accepts only API keys for agent_3', async () => {

@@ -1,12 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import type { AgentId } from '../../../src/agents/catalog';
+import { credentialFields } from '../../../src/agents/credentials';
 import { createSecretBox } from '../../../src/crypto/secretBox';
 import { createCredentialsService, type OAuthTokenRefresher } from '../../../src/services/credentials';
 import { harness } from '../../support/harness';
 import { as, newOrg } from '../../support/http';
 
-describe('credential sealing: OAuth refresh seam and key rotation', () => {
+describe('credential sealing: the OAuth refresh seam', () => {
   it('refreshes an expired OAuth token through the refresher, once, and stores the new one sealed', async () => {
     const org = await newOrg();
     await as(org.admin.personal_api_key).post('/v1/user/credentials/agent_1', {
@@ -41,7 +41,8 @@ describe('credential sealing: OAuth refresh seam and key rotation', () => {
 
     const row = await harness().database.db('agent_credentials').where({ id: first!.credentialId }).first();
     expect(JSON.stringify(row)).not.to.contain('fresh-98765');
-    expect(createSecretBox(harness().config.encryptionKeys).open(row.refresh_token_sealed)).to.equal('rt-second-9876543210fedcba');
+    const fields = credentialFields({ organizationId: org.organization_id, userId: org.admin.user_id }, 'agent_1');
+    expect(createSecretBox(harness().config.encryptionKeys).open(row.refresh_token_sealed, fields.refreshToken)).to.equal('rt-second-9876543210fedcba');
     const view = (await as(org.admin.personal_api_key).get('/v1/user/credentials/agent_1')).body.credential;
     expect(view.masked_secret).to.equal('••••dcba');
     expect(new Date(view.expires_at).getTime()).to.be.greaterThan(Date.now());
@@ -57,27 +58,5 @@ describe('credential sealing: OAuth refresh seam and key rotation', () => {
     });
     const resolved = await harness().api.services.credentials.resolveCredential({ organizationId: org.organization_id, userId: null, agent: 'agent_2' });
     expect(resolved).to.deep.include({ secret: 'at-stale-0123456789abcdef', expiresAt: new Date('2020-01-01T00:00:00Z') });
-  });
-
-  it('re-seals rows sealed with an old key under the active key', async () => {
-    const org = await newOrg();
-    const db = harness().database.db;
-    const active = harness().config.encryptionKeys[0]!;
-    const retired = { id: `old${randomBytes(3).toString('hex')}`, key: randomBytes(32) };
-    // Written while the retired key was the active one.
-    const before = createCredentialsService({ repos: harness().database.repos, secretBox: createSecretBox([retired]) });
-    const actor = { organizationId: org.organization_id, userId: null, keyKind: 'org' as const, keyId: 'k', isAdmin: true };
-    const written = await before.setOrganization(actor, 'agent_3', { kind: 'api_key', secret: 'sk-rotate-0123456789abcdef' });
-    expect(written.key_id).to.equal(retired.id);
-
-    const during = createCredentialsService({ repos: harness().database.repos, secretBox: createSecretBox([active, retired]) });
-    expect(await during.resealWithActiveKey(1)).to.equal(1);
-    expect(await during.resealWithActiveKey()).to.equal(0);
-
-    const row = await db('agent_credentials').where({ id: written.id }).first();
-    expect(row.key_id).to.equal(active.id);
-    expect(row.secret_sealed.split('.')[1]).to.equal(active.id);
-    // The retired key can now leave the configuration: the running service reads the row.
-    expect(await harness().api.services.credentials.organizationSecret(org.organization_id, 'agent_3')).to.equal('sk-rotate-0123456789abcdef');
   });
 });

@@ -63,7 +63,7 @@ describe('environment files', () => {
     const file = (await api.post('/v1/environments/global/files', { path: '~/.npmrc', content: secret })).body.environment_file;
     const raw = await rawFile(file.id);
     expect(raw.path).to.equal('~/.npmrc');
-    expect(raw.content_sealed).to.match(/^v1\./);
+    expect(raw.content_sealed).to.match(/^v2\./);
     expect(JSON.stringify(raw)).not.to.include('npm_s3cr3t');
     expect(raw.size_bytes).to.equal(Buffer.byteLength(secret));
     expect((await api.get('/v1/environments/global/files')).body.environment_files[0].content).to.equal(secret);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { expect } from 'chai';
 import { createSecretBox } from '../../../src/crypto/secretBox';
+import { sealedField } from '../../../src/crypto/sealedFields';
 import { createDocker } from '../../../src/sandbox';
 import { harness } from '../../support/harness';
 import { as, errorOf, newOrg, request } from '../../support/http';
@@ -39,12 +40,15 @@ describe('start hooks and warm hooks', () => {
     // Variables and files go through the sub-resource API in its own tests; here they are
     // sealed rows, as that API writes them.
     const box = createSecretBox(harness().config.encryptionKeys);
+    const variable = (id: string, value: string) => box.seal(value, sealedField('environment_variables', 'value_sealed', id));
+    const [greeting, token, todo] = [randomUUID(), randomUUID(), randomUUID()];
     await db('environment_variables').insert([
-      { id: randomUUID(), organization_id: org.organization_id, environment_id: org.global_environment_id, key: 'GREETING', value_sealed: box.seal('hello from global') },
-      { id: randomUUID(), organization_id: org.organization_id, environment_id: team.id, key: 'TEAM_TOKEN', value_sealed: box.seal('t0ken') },
+      { id: greeting, organization_id: org.organization_id, environment_id: org.global_environment_id, key: 'GREETING', value_sealed: variable(greeting, 'hello from global') },
+      { id: token, organization_id: org.organization_id, environment_id: team.id, key: 'TEAM_TOKEN', value_sealed: variable(token, 't0ken') },
     ]);
     await db('environment_files').insert({
-      id: randomUUID(), organization_id: org.organization_id, environment_id: team.id, name: 'todo.txt', path: '~/notes/todo.txt', content_sealed: box.seal('buy milk'), size_bytes: 8,
+      id: todo, organization_id: org.organization_id, environment_id: team.id, name: 'todo.txt', path: '~/notes/todo.txt',
+      content_sealed: box.seal('buy milk', sealedField('environment_files', 'content_sealed', todo)), size_bytes: 8,
     });
 
     const res = await admin.post(`/v1/environments/${personal.id}/start-hooks/test`, { content: 'echo "personal: $TEAM_TOKEN"; id -u' });

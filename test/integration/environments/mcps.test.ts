@@ -54,7 +54,7 @@ describe('environment MCP servers', () => {
       const server = (await api.post('/v1/environments/global/mcps', body)).body.environment_mcp;
       const raw = await rawMcp(server.id);
       expect(raw).to.include({ name: body.name, transport: body.transport });
-      expect(raw.config_sealed).to.match(/^v1\./);
+      expect(raw.config_sealed).to.match(/^v2\./);
       expect(JSON.stringify(raw)).not.to.include('secret-token');
     }
     const read = (await api.get('/v1/environments/global/mcps')).body.environment_mcps;

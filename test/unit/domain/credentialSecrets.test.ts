@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createSecretBox, generateEncryptionKey } from '../../../src/crypto/secretBox';
+import { sealedField } from '../../../src/crypto/sealedFields';
 import { parseEncryptionKeys } from '../../../src/config';
 import { MASK, SECRET_MAX_BYTES, maskedSecret, sealedKeyId, secretProblem, secretTail } from '../../../src/domain/credentialSecrets';
 
@@ -27,7 +28,7 @@ describe('credential secret rules', () => {
 
   it('reads the key id a sealed value names', () => {
     const box = createSecretBox(parseEncryptionKeys(generateEncryptionKey('k7')));
-    expect(sealedKeyId(box.seal('secret'))).to.equal('k7');
+    expect(sealedKeyId(box.seal('secret', sealedField('agent_credentials', 'secret_sealed', 'org/-/agent_1')))).to.equal('k7');
     expect(() => sealedKeyId('plain')).to.throw(/unknown format/);
   });
 });

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createSecretBox, generateEncryptionKey } from '../../../src/crypto/secretBox';
+import { sealedField } from '../../../src/crypto/sealedFields';
 import { parseEncryptionKeys } from '../../../src/config';
 import { isDomainError } from '../../../src/domain/errors';
 import type { PluginInstallRow } from '../../../src/db/pluginsRepository';
@@ -19,15 +20,19 @@ function refusal(fn: () => unknown): string {
   throw new Error('expected a refusal');
 }
 
+const ROW_ID = '00000000-0000-4000-8000-000000000001';
+const configField = (id: string) => sealedField('plugin_installs', 'config_sealed', id);
+const secretField = (id: string) => sealedField('plugin_installs', 'secret_sealed', id);
+
 const row = (over: Partial<PluginInstallRow>): PluginInstallRow => ({
-  id: '00000000-0000-4000-8000-000000000001',
+  id: ROW_ID,
   organization_id: '00000000-0000-4000-8000-000000000002',
   user_id: null,
   slug: 'docs',
   name: 'docs',
   kind: 'http',
   provides: null,
-  config_sealed: box.seal(JSON.stringify({ url: 'https://x.test/mcp', headers: { 'X-Key': 'k' } })),
+  config_sealed: box.seal(JSON.stringify({ url: 'https://x.test/mcp', headers: { 'X-Key': 'k' } }), configField(ROW_ID)),
   secret_sealed: null,
   secret_type: null,
   secret_header: null,
@@ -42,8 +47,11 @@ describe('plugins: what an install may hold', () => {
   it('seals an http config and its secret apart, defaulting the secret to a bearer token', () => {
     const write = prepareInstall({ slug: 'docs', kind: 'http', config: { url: 'https://x.test/mcp' }, secret: { type: 'api_key', value: SECRET } }, box, capable);
     expect(write).to.include({ secret_type: 'api_key', secret_header: 'Authorization', provides: null, enabled: true, name: 'docs' });
-    expect(box.open(write.secret_sealed!)).to.equal(SECRET);
-    expect(JSON.parse(box.open(write.config_sealed!))).to.deep.equal({ url: 'https://x.test/mcp', headers: {} });
+    expect(box.open(write.secret_sealed!, secretField(write.id))).to.equal(SECRET);
+    expect(JSON.parse(box.open(write.config_sealed!, configField(write.id)))).to.deep.equal({ url: 'https://x.test/mcp', headers: {} });
+    // Sealed apart and for this install: the secret does not open as its config, nor as another install's.
+    expect(() => box.open(write.secret_sealed!, configField(write.id))).to.throw(/does not open/);
+    expect(() => box.open(write.secret_sealed!, secretField(ROW_ID))).to.throw(/does not open/);
   });
 
   it('refuses a secret on a stdio plugin, saying it would enter the container', () => {
@@ -62,13 +70,13 @@ describe('plugins: what an install may hold', () => {
   });
 
   it('changes only what a PATCH names, and removes a secret with null', () => {
-    const sealed = row({ secret_sealed: box.seal(SECRET), secret_type: 'oauth_token', secret_header: 'Authorization' });
+    const sealed = row({ secret_sealed: box.seal(SECRET, secretField(ROW_ID)), secret_type: 'oauth_token', secret_header: 'Authorization' });
     expect(prepareUpdate(sealed, { enabled: false }, box)).to.deep.equal({ enabled: false });
     expect(prepareUpdate(sealed, { secret: null }, box)).to.deep.equal({ secret_sealed: null, secret_type: null, secret_header: null });
   });
 
   it('answers which secret is set, never the secret', () => {
-    const view = serializePlugin(row({ secret_sealed: box.seal(SECRET), secret_type: 'api_key', secret_header: 'X-Api-Key' }), box);
+    const view = serializePlugin(row({ secret_sealed: box.seal(SECRET, secretField(ROW_ID)), secret_type: 'api_key', secret_header: 'X-Api-Key' }), box);
     expect(view.secret).to.deep.equal({ type: 'api_key', header: 'X-Api-Key' });
     expect(JSON.stringify(view)).not.to.include(SECRET);
     expect(view.scope).to.equal('org');

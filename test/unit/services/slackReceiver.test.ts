@@ -2,6 +2,7 @@
 import { expect } from 'chai';
 import { parseEncryptionKeys } from '../../../src/config';
 import { createSecretBox, generateEncryptionKey } from '../../../src/crypto/secretBox';
+import { sealedField } from '../../../src/crypto/sealedFields';
 import type { SealedConnectionRow } from '../../../src/db/connectionsRepository';
 import { DomainError } from '../../../src/domain/errors';
 import { slackSignature } from '../../../src/integrations/slack/signature';
@@ -24,7 +25,7 @@ function connection(team: string, secret: string, org: string): SealedConnection
     created_by: null,
     created_at: new Date(),
     updated_at: new Date(),
-    secrets_sealed: secretBox.seal(JSON.stringify({ bot_token: 'xoxb-1', signing_secret: secret })),
+    secrets_sealed: secretBox.seal(JSON.stringify({ bot_token: 'xoxb-1', signing_secret: secret }), sealedField('connections', 'secrets_sealed', `conn-${team}`)),
   };
 }
 

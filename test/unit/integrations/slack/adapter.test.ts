@@ -1,6 +1,7 @@
 /** The Slack thread adapter against the fake Slack, with its connection sealed as in the database. */
 import { expect } from 'chai';
 import { createSecretBox, generateEncryptionKey } from '../../../../src/crypto/secretBox';
+import { sealedField } from '../../../../src/crypto/sealedFields';
 import { parseEncryptionKeys } from '../../../../src/config';
 import { createSlackThreadAdapter } from '../../../../src/integrations/slack/adapter';
 import { createSlackWebApi } from '../../../../src/integrations/slack/webApi';
@@ -29,7 +30,7 @@ describe('integrations/slack/adapter', () => {
     channel = fake.addChannel(team);
     alice = fake.addUser(team, { name: 'alice', email: 'alice@example.com' });
     settings = { bot_user_id: team.botUserId };
-    const sealed = secretBox.seal(JSON.stringify({ bot_token: team.botToken, signing_secret: team.signingSecret }));
+    const sealed = secretBox.seal(JSON.stringify({ bot_token: team.botToken, signing_secret: team.signingSecret }), sealedField('connections', 'secrets_sealed', 'conn-1'));
     adapter = createSlackThreadAdapter({
       repos: {
         connections: {
