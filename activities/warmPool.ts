@@ -95,6 +95,7 @@ export function createWarmPoolActivities(deps: WorkspaceActivityDeps & { bus: Ev
               size: 'small',
               env: setup.env,
               labels: { 'dev.hangar.organization': config.organization_id, [WARM_POOL_LABEL]: configId },
+              organizationId: config.organization_id,
             }),
           ]);
           check();

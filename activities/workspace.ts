@@ -6,6 +6,7 @@
 import type { OutboundPolicy } from '../src/integrations/outbound/addressGuard';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { CredentialResolver as AgentCredentials } from '../src/agents/credentials';
+import { sealedField } from '../src/crypto/sealedFields';
 import type { SecretBox } from '../src/crypto/secretBox';
 import type { Repositories } from '../src/db';
 import type { ReplicaRow } from '../src/db/replicasRepository';
@@ -62,7 +63,7 @@ export function heartbeating<T>(fn: () => Promise<T>): Promise<T> {
 export function replicaEnvironment(deps: Pick<WorkspaceActivityDeps, 'secretBox' | 'workspaceApiUrl'>, row: ReplicaRow): Record<string, string> {
   return {
     HANGAR_WORKSPACE_ID: row.id,
-    ...(row.engine_secret_sealed ? { HANGAR_ENGINE_SECRET: deps.secretBox.open(row.engine_secret_sealed) } : {}),
+    ...(row.engine_secret_sealed ? { HANGAR_ENGINE_SECRET: deps.secretBox.open(row.engine_secret_sealed, sealedField('replicas', 'engine_secret_sealed', row.id)) } : {}),
     HANGAR_API_URL: deps.workspaceApiUrl,
   };
 }
@@ -83,7 +84,7 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
     if (claimed) {
       // A warm container: only the per-replica things are left, then the start hooks.
       const env = { ...setup.env, ...replicaEnv(row) };
-      await runtime.ensure({ replicaId: claimed.id, size: row.size, env: setup.env });
+      await runtime.ensure({ replicaId: claimed.id, size: row.size, env: setup.env, organizationId: row.organization_id });
       await runtime.writeFiles(claimed.id, [{ path: LOGIN_ENV_FILE, content: loginEnvScript(env) }]);
       await runStartHooks({ ...row, workspace_key: claimed.id }, setup.resolved, env);
       await replicas.setSkillsInstalled(row.id, claimed.skillsInstalled);
@@ -93,7 +94,13 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
     // Skills come from GitHub while the container is being created.
     const [skills] = await Promise.all([
       withRegistrySkills(deps, setup.skills, setup.registries).then((skills) => fetchSkills(deps, skills)),
-      runtime.ensure({ replicaId: key, size: row.size, env: { ...setup.env, ...replicaEnv(row) }, labels: { 'dev.hangar.organization': row.organization_id } }),
+      runtime.ensure({
+        replicaId: key,
+        size: row.size,
+        env: { ...setup.env, ...replicaEnv(row) },
+        labels: { 'dev.hangar.organization': row.organization_id },
+        organizationId: row.organization_id,
+      }),
     ]);
     // The environment's own files come last: one at a skill's path replaces the skill's.
     await runtime.writeFiles(key, [...skills.files, ...setup.files]);
@@ -203,7 +210,7 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
       if (!row) return { ok: false, error: 'the replica no longer exists' };
       return outcome(async () => {
         if ((await runtime.state(workspaceKey(row))) === 'missing') await provision(row);
-        else await runtime.start(workspaceKey(row));
+        else await runtime.start(workspaceKey(row), row.organization_id);
         await recordAddress(row.id);
       });
     },
@@ -237,7 +244,7 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
       try {
         await deliverWebhookOnce({
           url: row.webhook_url,
-          secret: row.webhook_secret_sealed ? deps.secretBox.open(row.webhook_secret_sealed) : null,
+          secret: row.webhook_secret_sealed ? deps.secretBox.open(row.webhook_secret_sealed, sealedField('replicas', 'webhook_secret_sealed', row.id)) : null,
           event: input.event,
           replicaId: input.replicaId,
           payload: input.payload,

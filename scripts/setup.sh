@@ -2,6 +2,7 @@
 # Finds or installs what Hangar needs on this machine, and records it in .hangar/toolchain.json:
 #   temporal  the Temporal CLI (dev server for tests and `npm start`)
 #   docker    a Docker engine that answers `docker info`
+#   firewall  iptables on the engine's host, for the workspace egress rules the worker installs
 #   image     the sandbox image, rebuilt only when its inputs changed (its test coding agent
 #             is compiled with Go, installed with apt-get on Debian when missing)
 #   postgres  PostgreSQL for the tests (--for test); `npm start` can use an embedded database
@@ -197,6 +198,25 @@ elif is_root && is_debian; then
   fi
 else
   fail docker "no Docker engine answers 'docker info'. Install and start Docker (Debian/Ubuntu as root: apt-get install docker.io && dockerd &; elsewhere Docker Engine or Docker Desktop), or point DOCKER_HOST at one"
+fi
+
+# --- Firewall ------------------------------------------------------------------------------
+# The worker installs the workspace egress rules with the host's iptables (the binary dockerd
+# itself uses) when the engine is local; make sure it is there. A remote engine's host gets
+# the rules `hangar admin firewall` prints (HANGAR_NETWORK_ISOLATION=networks).
+if [ -z "${DOCKER_HOST:-}" ] && [ "${HANGAR_NETWORK_ISOLATION:-enforce}" = enforce ]; then
+  if ! command -v iptables >/dev/null 2>&1 || ! command -v iptables-restore >/dev/null 2>&1; then
+    if is_root && is_debian; then
+      say firewall "installing iptables (apt-get)"
+      apt_install iptables || fail firewall "apt-get install iptables failed"
+    else
+      fail firewall "iptables is missing: the worker needs it to isolate workspaces (install it, or set HANGAR_NETWORK_ISOLATION=networks and install the rules from 'hangar admin firewall' yourself)"
+    fi
+  fi
+  if is_root && ! iptables -w -S DOCKER-USER >/dev/null 2>&1; then
+    fail firewall "the Docker engine's DOCKER-USER chain is missing: start dockerd with its iptables rules (not --iptables=false)"
+  fi
+  say firewall "iptables present$(is_root && printf ', DOCKER-USER chain present')"
 fi
 
 # --- Sandbox image -------------------------------------------------------------------------

@@ -31,7 +31,7 @@ export async function automationScheduleWorkflow(input: AutomationScheduleInput)
     const executionId = uuid4();
     const recorded = await schedules.recordCronFire({ automationId: input.automationId, executionId, scheduledAt: step.at.toISOString() });
     if (recorded) {
-      await startRunChild({ executionId, automationId: input.automationId, organizationId: input.organizationId });
+      await startRunChild({ executionId, automationId: input.automationId, organizationId: input.organizationId }, 'cron');
     }
     schedule.fired();
     if (schedule.full || workflowInfo().continueAsNewSuggested) {

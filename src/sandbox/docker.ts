@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import Docker from 'dockerode';
+import { sandboxStartDuration, secondsSince } from '../metrics';
 import { SandboxImageMissingError, dockerStatus } from './errors';
 import { SANDBOX_HOME } from './request';
 
@@ -128,6 +129,7 @@ export async function startSandboxContainer(
   docker: Docker,
   spec: Docker.ContainerCreateOptions,
 ): Promise<Docker.Container> {
+  const started = performance.now();
   let container: Docker.Container;
   try {
     container = await docker.createContainer(spec);
@@ -141,6 +143,7 @@ export async function startSandboxContainer(
     await removeContainer(docker, container.id).catch(() => {});
     throw err;
   }
+  sandboxStartDuration.observe(secondsSince(started));
   return container;
 }
 

@@ -12,6 +12,7 @@
  */
 import type Docker from 'dockerode';
 import type { Logger } from '../logger';
+import { sandboxWaitDuration, secondsSince } from '../metrics';
 import { removeContainer, startSandboxContainer } from './docker';
 
 export interface PoolOptions {
@@ -69,6 +70,13 @@ export class SandboxPool {
    * `pooled` says it waited idle, so it may have died meanwhile and another claim is worth it.
    */
   async claim(): Promise<{ container: Docker.Container; pooled: boolean }> {
+    const started = performance.now();
+    const claimed = await this.claimOne();
+    sandboxWaitDuration.observe({ source: claimed.pooled ? 'pool' : 'started' }, secondsSince(started));
+    return claimed;
+  }
+
+  private async claimOne(): Promise<{ container: Docker.Container; pooled: boolean }> {
     if (this.closed) throw new Error('The sandbox runtime is closed');
     const idle = this.takeIdle();
     if (idle) return { container: idle, pooled: true };

@@ -6,8 +6,10 @@
 import { rm } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import type Docker from 'dockerode';
+import { workspaceStartDuration, secondsSince } from '../../metrics';
 import { LABEL_ROLE } from '../docker';
 import { dockerStatus, SandboxImageMissingError } from '../errors';
+import { moveOnto } from '../network/networks';
 import { SANDBOX_HOME } from '../request';
 import {
   checkoutPath,
@@ -18,14 +20,14 @@ import {
   packDirectory,
   PREPARE_CHECKOUT_SCRIPT,
 } from './checkout';
-import { LABEL_REPLICA, limitsFor, networkModeFrom, workspaceContainerSpec, workspaceName, WORKSPACE_ROLE } from './container';
+import { LABEL_REPLICA, limitsFor, networkModeFrom, workspaceContainerSpec, workspaceName, WORKSPACE_ROLE, type WorkspaceLimits } from './container';
 import { WorkspaceOperationError, workspaceDockerError } from './errors';
 import { killSession, runExec, type RawExecRequest } from './exec';
 import { buildFilesArchive, EXTRACT_FILES_SCRIPT, prepareWorkspaceFiles } from './files';
 import { runWorkspaceHook } from './hook';
 import { LineSplitter } from './lines';
 import { openWorkspaceTty } from './tty';
-import type { ExecRequest, WorkspaceRuntime, WorkspaceRuntimeOptions, WorkspaceState } from './types';
+import type { ExecRequest, WorkspaceRuntime, WorkspaceRuntimeOptions, WorkspaceSpec, WorkspaceState } from './types';
 
 export type * from './types';
 export { WorkspaceMissingError, WorkspaceNotRunningError, WorkspaceOperationError } from './errors';
@@ -94,21 +96,49 @@ export function createWorkspaceRuntime(docker: Docker, options: WorkspaceRuntime
     return { exitCode, output: (output + decoder.end()).trim() };
   }
 
+  /** The organization's network when networks are isolated; null otherwise (the fixed network mode). */
+  async function networkOf(spec: Pick<WorkspaceSpec, 'replicaId' | 'organizationId'>): Promise<string | null> {
+    if (!options.networks || networkMode === 'none') return null;
+    if (!spec.organizationId) throw new Error(`workspace ${spec.replicaId} has no organization to take its network from`);
+    return options.networks.forOrganization(spec.organizationId);
+  }
+
+  /**
+   * Creates the container; when its organization's network went away in between (the last other
+   * workspace was just removed), makes the network again and tries once more.
+   */
+  async function createContainer(spec: WorkspaceSpec, limits: WorkspaceLimits, labels: Record<string, string>): Promise<void> {
+    const createSpec = () => workspaceContainerSpec(options.image, spec.replicaId, limits, spec.env, labels);
+    try {
+      await docker.createContainer(createSpec());
+    } catch (err) {
+      if (!options.networks || dockerStatus(err) !== 404 || !/network/i.test(String((err as Error).message))) throw err;
+      options.networks.forget(limits.networkMode);
+      await networkOf(spec);
+      await docker.createContainer(createSpec());
+    }
+  }
+
   return {
     async ensure(spec) {
       const name = workspaceName(spec.replicaId);
+      const network = await networkOf(spec);
       const existing = await inspect(spec.replicaId);
       if (existing) {
-        if (!existing.State.Running) await startContainer(spec.replicaId);
+        if (network) await moveOnto(docker, existing, network, log);
+        if (!existing.State.Running) {
+          const waking = performance.now();
+          await startContainer(spec.replicaId);
+          workspaceStartDuration.observe({ kind: 'woken' }, secondsSince(waking));
+        }
         return { created: false };
       }
       const startedAt = Date.now();
       const labels = { ...spec.labels, [LABEL_ROLE]: WORKSPACE_ROLE, [LABEL_REPLICA]: spec.replicaId };
-      const limits = limitsFor(spec.size, await cpus(), options.memoryCapBytes, networkMode);
-      const createSpec = workspaceContainerSpec(options.image, spec.replicaId, limits, spec.env, labels);
+      const limits = limitsFor(spec.size, await cpus(), options.memoryCapBytes, network ?? networkMode);
       await docker.createVolume({ Name: name, Labels: labels });
       try {
-        await docker.createContainer(createSpec);
+        await createContainer(spec, limits, labels);
       } catch (err) {
         const status = dockerStatus(err);
         if (status === 404) throw new SandboxImageMissingError(options.image);
@@ -119,7 +149,8 @@ export function createWorkspaceRuntime(docker: Docker, options: WorkspaceRuntime
       }
       const createdAt = Date.now();
       await startContainer(spec.replicaId);
-      log.info('workspace created', { replicaId: spec.replicaId, size: spec.size, createMs: createdAt - startedAt, totalMs: Date.now() - startedAt });
+      log.info('workspace created', { replicaId: spec.replicaId, size: spec.size, network: limits.networkMode, createMs: createdAt - startedAt, totalMs: Date.now() - startedAt });
+      workspaceStartDuration.observe({ kind: 'created' }, (Date.now() - startedAt) / 1000);
       return { created: true };
     },
 
@@ -205,14 +236,24 @@ export function createWorkspaceRuntime(docker: Docker, options: WorkspaceRuntime
       log.info('workspace stopped', { replicaId, durationMs: Date.now() - startedAt });
     },
 
-    start: (replicaId) => startContainer(replicaId),
+    async start(replicaId, organizationId) {
+      const network = organizationId ? await networkOf({ replicaId, organizationId }) : null;
+      const info = network ? await inspect(replicaId) : null;
+      if (network && info) await moveOnto(docker, info, network, log);
+      await startContainer(replicaId);
+    },
 
     async remove(replicaId) {
       const name = workspaceName(replicaId);
+      const joined = Object.keys((await inspect(replicaId))?.NetworkSettings?.Networks ?? {});
       try {
         await container(replicaId).remove({ force: true, v: true });
       } catch (err) {
         if (dockerStatus(err) !== 404) throw err;
+      }
+      for (const network of joined) {
+        if (!options.networks?.isOrganizationNetwork(network)) continue;
+        await options.networks.releaseIfUnused(network).catch((err: unknown) => log.warn('could not remove an unused workspace network', { network, err }));
       }
       // The engine can report the volume in use for a moment after the container is gone.
       for (let attempt = 1; ; attempt++) {
@@ -239,9 +280,8 @@ export function createWorkspaceRuntime(docker: Docker, options: WorkspaceRuntime
       const info = await inspect(replicaId);
       if (!info?.State.Running) return null;
       const networks = info.NetworkSettings?.Networks ?? {};
-      // The workspace's own network first (the one it was created on), else any with an address.
-      const own = networks[networkMode]?.IPAddress;
-      return own || Object.values(networks).find((n) => n?.IPAddress)?.IPAddress || null;
+      // The workspace's only network (its organization's, or the fixed network mode's).
+      return Object.values(networks).find((n) => n?.IPAddress)?.IPAddress || null;
     },
 
     async openTty(replicaId, opts) {

@@ -4,6 +4,7 @@
  */
 import type Docker from 'dockerode';
 import type { Logger } from '../../logger';
+import type { WorkspaceNetworks } from '../network/networks';
 
 export type WorkspaceSize = 'small' | 'large';
 export type WorkspaceState = 'running' | 'stopped' | 'missing';
@@ -14,6 +15,8 @@ export interface WorkspaceSpec {
   /** The container's environment, fixed at create (the environment's resolved variables). */
   env: Record<string, string>;
   labels?: Record<string, string>;
+  /** The owning organization: with network isolation, the workspace joins its network. */
+  organizationId?: string;
 }
 
 export interface WorkspaceFile {
@@ -98,7 +101,8 @@ export interface WorkspaceRuntime {
   killSession(replicaId: string, sessionId: number): Promise<void>;
   runHook(replicaId: string, req: HookRequest): Promise<HookResult>;
   stop(replicaId: string): Promise<void>;
-  start(replicaId: string): Promise<void>;
+  /** With the organization (network isolation), a container on another network moves onto its organization's first. */
+  start(replicaId: string, organizationId?: string): Promise<void>;
   /** Removes the container and its home volume; missing ones are fine. */
   remove(replicaId: string): Promise<void>;
   state(replicaId: string): Promise<WorkspaceState>;
@@ -112,6 +116,11 @@ export interface WorkspaceRuntimeOptions {
   logger: Logger;
   /** Docker network mode. Default 'bridge'; 'none' disables networking; never 'host'. */
   networkMode?: string;
+  /**
+   * Per-organization networks (network isolation): each workspace joins its organization's
+   * network instead of `networkMode`, and an organization's network goes with its last workspace.
+   */
+  networks?: WorkspaceNetworks;
   /** Caps every size's memory (small machines); sizes below it keep their own. */
   memoryCapBytes?: number;
   /** The git identity set for `hangar` when a repository is checked out (if none is set). */

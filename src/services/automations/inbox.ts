@@ -16,7 +16,7 @@
  * because the process died) is made up by the worker's sweeper (`src/temporal/inboxSweeper.ts`),
  * which starts the workflow of any window or execution left without one.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Repositories, Transaction } from '../../db';
 import type { InboxAutomation } from '../../db/automationsRepository';
 import { isUniqueViolation } from '../../db/errors';
@@ -32,6 +32,8 @@ export interface InboxItem {
   /** The debounce key: `custom`, or `pr:{repositoryId}:{number}` for code-hosting events. */
   key: string;
   payload: Record<string, unknown>;
+  /** The event's source (`github`, `gitlab`, `slack`, `sentry`, `custom`): its runs' HangarTrigger. */
+  trigger: string;
 }
 
 /** Delivery ids are remembered this long (the requirement is at least 72 hours). */
@@ -49,18 +51,21 @@ export function createAutomationInbox(deps: {
   const { temporal } = deps;
   const { automations, automationExecutions: executions, automationInbox: inbox } = deps.repos;
 
-  async function runNow(trx: Transaction, starts: Start[], automation: InboxAutomation, key: string, payload: Record<string, unknown>): Promise<Accepted> {
+  async function runNow(trx: Transaction, starts: Start[], automation: InboxAutomation, item: InboxItem): Promise<Accepted> {
+    const { key, payload } = item;
     const executionId = randomUUID();
     await executions.insertPending(
       { id: executionId, automationId: automation.id, organizationId: automation.organization_id, payload, config: automation.config ?? {} },
       trx,
     );
     await inbox.recordEvent({ automationId: automation.id, debounceKey: key, executionId, payload }, trx);
-    starts.push(() => temporal.startAutomationRun({ executionId, automationId: automation.id, organizationId: automation.organization_id }));
+    const context = { trigger: item.trigger, names: { automationName: automation.name } };
+    starts.push(() => temporal.startAutomationRun({ executionId, automationId: automation.id, organizationId: automation.organization_id }, context));
     return { executionId };
   }
 
-  async function joinOrOpen(trx: Transaction, starts: Start[], automation: InboxAutomation, key: string, payload: Record<string, unknown>): Promise<Accepted> {
+  async function joinOrOpen(trx: Transaction, starts: Start[], automation: InboxAutomation, item: InboxItem): Promise<Accepted> {
+    const { key, payload } = item;
     const open = await inbox.lockOpenWindow(automation.id, key, trx);
     if (open !== null) {
       await inbox.recordEvent({ automationId: automation.id, debounceKey: key, windowNo: open, payload }, trx);
@@ -73,7 +78,7 @@ export function createAutomationInbox(deps: {
     await inbox.recordEvent({ ...window, payload }, trx);
     const input: DebounceWindowInput = { ...window, organizationId: automation.organization_id, debounceSeconds: automation.debounce_seconds ?? 0 };
     starts.push(async () => {
-      await temporal.startDebounceWindow(input);
+      await temporal.startDebounceWindow(input, { trigger: item.trigger, names: { automationName: automation.name } });
       await inbox.markWindowStarted(window);
     });
     return { windowNo, opened: true };
@@ -83,8 +88,8 @@ export function createAutomationInbox(deps: {
   async function place(trx: Transaction, starts: Start[], item: InboxItem): Promise<Accepted> {
     const automation = await automations.lockForEvent(item.automationId, trx);
     if (!automation || !automation.enabled) return null;
-    if (!automation.debounce_seconds) return runNow(trx, starts, automation, item.key, item.payload);
-    return joinOrOpen(trx, starts, automation, item.key, item.payload);
+    if (!automation.debounce_seconds) return runNow(trx, starts, automation, item);
+    return joinOrOpen(trx, starts, automation, item);
   }
 
   return {
@@ -124,7 +129,18 @@ export function createAutomationInbox(deps: {
       }
     },
 
-    /** Forgets code-hosting delivery ids older than `days` (they are kept at least 72 h). */
+    /**
+     * Whether a verified body was delivered before under another delivery id (or none): a
+     * replay, since the id is not signed. The same body under the same id is GitHub's own
+     * redelivery, which the delivery id answers for. Bodies are kept as long as delivery ids.
+     */
+    async isReplayedBody(provider: string, body: Buffer, deliveryId: string | undefined): Promise<boolean> {
+      const digest = createHash('sha256').update(body).digest('hex');
+      const seen = await inbox.recordDeliveryBody(provider, digest, deliveryId || null, DELIVERY_RETENTION_DAYS);
+      return !seen.first && !(deliveryId && seen.deliveryId === deliveryId);
+    },
+
+    /** Forgets code-hosting delivery ids and bodies older than `days` (they are kept at least 72 h). */
     pruneDeliveries: (days = DELIVERY_RETENTION_DAYS): Promise<number> => inbox.pruneDeliveries(days),
   };
 }

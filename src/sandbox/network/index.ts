@@ -1,0 +1,26 @@
+/** Network isolation as the worker sets it up: the egress rules (enforce mode), then the networks. */
+import type Docker from 'dockerode';
+import type { Config } from '../../config';
+import type { Logger } from '../../logger';
+import { applyFirewall, FirewallError } from './firewall';
+import { createWorkspaceNetworks, type WorkspaceNetworks } from './networks';
+
+/**
+ * Network isolation (config.networkIsolation): the networks every workspace and hook sandbox
+ * joins, and in `enforce` mode the egress rules, installed and verified before any container starts.
+ */
+export async function isolateNetworks(config: Pick<Config, 'networkIsolation' | 'sandboxNetworkMode' | 'workspaceEgress' | 'workspaceSubnets'>, docker: Docker, logger: Logger): Promise<{ networks: WorkspaceNetworks; hooksNetwork: string } | null> {
+  if (config.networkIsolation === 'off' || config.sandboxNetworkMode === 'none') return null;
+  if (config.networkIsolation === 'enforce') {
+    try {
+      await applyFirewall({ ...config.workspaceEgress }, logger);
+    } catch (err) {
+      if (!(err instanceof FirewallError)) throw err;
+      throw new Error(
+        `${err.message}. Workspaces cannot be isolated, so the worker does not start: run it as root on the Docker engine's host, or install the rules \`hangar admin firewall\` prints on that host and set HANGAR_NETWORK_ISOLATION=networks (or off, for a single-user machine)`,
+      );
+    }
+  }
+  const networks = createWorkspaceNetworks(docker, config.workspaceSubnets, logger);
+  return { networks, hooksNetwork: await networks.forHooks() };
+}

@@ -1,0 +1,42 @@
+import { expect } from 'chai';
+import { egressRuleset, ipv4Cidr } from '../../../src/sandbox/network/egress';
+import { bridgeName, freeSubnets, organizationNetworkName } from '../../../src/sandbox/network/networks';
+
+describe('sandbox network: egress rules and subnets', () => {
+  it('refuses internal ranges after the allowlist and resolvers, and ends open only in public mode', () => {
+    const rules = egressRuleset({ mode: 'public', allow: ['10.1.2.3', '192.168.5.0/24'], resolvers: ['10.255.255.53'] }).split('\n');
+    const at = (pattern: string) => rules.findIndex((l) => l.includes(pattern));
+    expect(at('-d 10.1.2.3/32 -j RETURN')).to.be.greaterThan(0);
+    expect(at('-d 10.1.2.3/32')).to.be.lessThan(at('-d 10.0.0.0/8'));
+    expect(at('-d 10.255.255.53/32 -p udp --dport 53 -j RETURN')).to.be.lessThan(at('-d 10.0.0.0/8'));
+    expect(at('-d 169.254.0.0/16 -p tcp -j REJECT')).to.be.greaterThan(0);
+    expect(rules.filter((l) => l.startsWith('-A HANGAR-EGRESS')).pop()).to.equal('-A HANGAR-EGRESS -j RETURN');
+    const closed = egressRuleset({ mode: 'allowlist', allow: [], resolvers: [] }).split('\n');
+    expect(closed).to.include('-A HANGAR-EGRESS -j REJECT --reject-with icmp-port-unreachable');
+    // The host takes only replies and the listed ports.
+    expect(rules).to.include('-A HANGAR-INPUT -j HANGAR-HOSTPORTS');
+    expect(rules).to.include('-A HANGAR-INPUT -p tcp -j REJECT --reject-with tcp-reset');
+  });
+
+  it('takes IPv4 addresses and CIDRs and refuses anything else in the allowlist', () => {
+    expect(ipv4Cidr('10.0.0.1')).to.equal('10.0.0.1/32');
+    expect(ipv4Cidr('10.0.0.0/08')).to.equal('10.0.0.0/8');
+    expect(ipv4Cidr('10.0.0.0/33')).to.equal(null);
+    expect(ipv4Cidr('example.com')).to.equal(null);
+    expect(() => egressRuleset({ mode: 'public', allow: ['-j ACCEPT'], resolvers: [] })).to.throw(/not an IPv4 address or CIDR/);
+  });
+
+  it('carves the pool into subnets that overlap no existing network', () => {
+    const subnets = [...freeSubnets({ pool: '10.213.0.0/24', prefixLength: 26 }, ['10.213.0.64/26', '172.17.0.0/16', '10.213.0.128/25'])];
+    expect(subnets).to.deep.equal([{ subnet: '10.213.0.0/26', gateway: '10.213.0.1' }]);
+    expect([...freeSubnets({ pool: '10.213.0.0/24', prefixLength: 26 }, ['10.0.0.0/8'])]).to.deep.equal([]);
+    expect(() => [...freeSubnets({ pool: '10.213.0.0/24', prefixLength: 16 }, [])]).to.throw(/must be between/);
+  });
+
+  it('names networks after organizations, with bridges the rules match', () => {
+    const name = organizationNetworkName('0b7e6a1c-0000-4000-8000-000000000001');
+    expect(name).to.equal('hangar-org-0b7e6a1c-0000-4000-8000-000000000001');
+    expect(bridgeName(name)).to.match(/^hgr[0-9a-f]{12}$/);
+    expect(() => organizationNetworkName('../x')).to.throw();
+  });
+});
