@@ -1,8 +1,8 @@
 /**
  * SQL for the event inbox: recorded events (`automation_events`), their debounce windows
- * (`automation_debounce_windows`) and the code-hosting delivery ids already seen
- * (`code_hosting_deliveries`). A window's deadline is derived from its newest event, so
- * joining a window writes no hot row.
+ * (`automation_debounce_windows`) and the code-hosting delivery ids and signed bodies already
+ * seen (`code_hosting_deliveries`, `code_hosting_delivery_bodies`). A window's deadline is
+ * derived from its newest event, so joining a window writes no hot row.
  */
 import type { Knex } from 'knex';
 import { isUniqueViolation } from './errors';
@@ -140,9 +140,36 @@ export function createAutomationInboxRepository(db: Knex) {
       return inserted.length > 0;
     },
 
-    /** Forgets delivery ids older than `days`; returns how many. */
+    /**
+     * Remembers a signed body (its SHA-256) with the delivery id it came with, unless the same
+     * body was seen within `days`: then answers the delivery id it was first seen with. A body
+     * seen longer ago than that is remembered anew.
+     */
+    async recordDeliveryBody(
+      provider: string,
+      bodySha256: string,
+      deliveryId: string | null,
+      days: number,
+      trx: Knex = db,
+    ): Promise<{ first: true } | { first: false; deliveryId: string | null }> {
+      const { rows } = await trx.raw(
+        `INSERT INTO code_hosting_delivery_bodies AS b (provider, body_sha256, delivery_id) VALUES (?, ?, ?)
+         ON CONFLICT (provider, body_sha256) DO UPDATE SET delivery_id = EXCLUDED.delivery_id, received_at = now()
+           WHERE b.received_at < now() - make_interval(days => ?)
+         RETURNING 1`,
+        [provider, bodySha256, deliveryId, days],
+      );
+      if (rows.length > 0) return { first: true };
+      const seen = await trx('code_hosting_delivery_bodies').where({ provider, body_sha256: bodySha256 }).first('delivery_id');
+      // Pruned in between: as good as new.
+      return seen ? { first: false, deliveryId: seen.delivery_id } : { first: true };
+    },
+
+    /** Forgets delivery ids and bodies older than `days`; returns how many. */
     async pruneDeliveries(days: number, trx: Knex = db): Promise<number> {
-      return trx('code_hosting_deliveries').where('received_at', '<', trx.raw(`now() - make_interval(days => ?)`, [days])).delete();
+      const before = trx.raw(`now() - make_interval(days => ?)`, [days]);
+      const ids = await trx('code_hosting_deliveries').where('received_at', '<', before).delete();
+      return ids + (await trx('code_hosting_delivery_bodies').where('received_at', '<', before).delete());
     },
 
     /** Open windows never marked started, opened more than `olderThanMs` ago, oldest first. */

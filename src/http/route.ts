@@ -16,6 +16,39 @@ export interface RouteInput<P, Q, B> {
   ctx: Context;
   /** Answers with the route's `response.alternate` status instead of its main one. */
   useAlternate(): void;
+  /** Reads the raw body of an `ownBody` route, at most the route's `bodyLimit` (413 beyond). */
+  readBody(options?: ReadBodyOptions): Promise<Buffer>;
+}
+
+/**
+ * The size classes routes name in `bodyLimit`, each an operator setting: `json` for ordinary
+ * JSON operations (`HANGAR_BODY_LIMIT_BYTES`), `messages` for those that carry images
+ * (`HANGAR_MESSAGE_BODY_LIMIT_BYTES`), `codeHosting` for GitHub's and GitLab's deliveries
+ * (`HANGAR_WEBHOOK_BODY_LIMIT_BYTES`).
+ */
+export type BodyLimitName = 'json' | 'messages' | 'codeHosting';
+
+/** A signature checked while the body streams in (the sender's secret is known from the headers). */
+export interface BodyVerifier {
+  update(chunk: Buffer): void;
+  /** At the end of the body: throws the receiver's own rejection when the signature does not match. */
+  verify(): void;
+}
+
+export interface ReadBodyOptions {
+  /** Media types the route takes (`ctx.is` patterns): any other is a 415 before a byte is read. */
+  types?: string[];
+  /**
+   * Nobody vouches for the body yet (a webhook whose signature can only be checked against its
+   * content): it takes one of the process's unverified-body slots while it is read, until the
+   * request is answered (503 with Retry-After when none is free).
+   */
+  unverified?: boolean;
+  /**
+   * Checks the body as it arrives; the slot is given back once it passes. Implies `unverified`.
+   * Past a small size the bytes wait on disk, never in memory, until the signature is known to match.
+   */
+  verifier?: BodyVerifier;
 }
 
 export interface Route<P = any, Q = any, B = any> {
@@ -30,6 +63,12 @@ export interface Route<P = any, Q = any, B = any> {
    * workspace's engine secret with `X-Workspace-Id` (code running inside a workspace).
    */
   auth: 'apiKey' | 'apiKeyOrEngine' | 'none';
+  /**
+   * An `auth: 'none'` route that checks a workspace's own credential: its engine secret (with
+   * `X-Workspace-Id`) or its AI gateway key. Rate limits count such calls per workspace rather
+   * than per address, since many workspaces may reach the API from one (src/http/rateLimit.ts).
+   */
+  workspaceCredential?: 'engineSecret' | 'gatewayKey';
   params?: JsonSchema;
   query?: JsonSchema;
   body?: JsonSchema;
@@ -48,8 +87,12 @@ export interface Route<P = any, Q = any, B = any> {
   /** Returns the body; `raw` handlers write `ctx` themselves (streams, HTML). */
   handler(input: RouteInput<P, Q, B>): Promise<unknown> | unknown;
   raw?: boolean;
-  /** The handler reads the request body itself (webhooks: raw bytes, other media types, own limits). */
+  /** The handler reads the request body itself with `readBody` (webhooks: raw bytes, other media types). */
   ownBody?: boolean;
+  /** The largest body this operation reads: a size class (default `json`) or a fixed number of bytes. */
+  bodyLimit?: BodyLimitName | number;
+  /** A webhook receiver: its deliveries are counted under this provider in `hangar_webhook_deliveries_total`. */
+  webhook?: string;
 }
 
 export function defineRoute<P = Record<string, never>, Q = Record<string, never>, B = undefined>(

@@ -72,6 +72,7 @@ export function aiGatewayRoutes(gateway: AiGateway): Route[] {
     path: PATH,
     tag,
     auth: 'none' as const,
+    workspaceCredential: 'gatewayKey' as const,
     ownBody: true,
     raw: true,
     params,

@@ -1,27 +1,32 @@
 /**
  * Unauthenticated inbound webhooks: the custom-trigger webhook (the path token is the
- * credential) and the code-hosting receivers (signed). Each reads its own body: raw bytes
- * for the signature, any media type for the custom webhook, and its own size limit.
+ * credential) and the code-hosting receivers (signed). Each reads its own body — raw bytes for
+ * the signature, any media type for the custom webhook — and only once what the path and the
+ * headers can tell has been checked: a refused delivery is answered without reading its body.
  */
 import type { Context } from 'koa';
-import { readBody } from '../body';
-import type { Route } from '../route';
+import { refuseDeclaredOverLimit } from '../body';
+import type { ReadBodyOptions, Route, RouteInput } from '../route';
 import { defineRoute } from '../route';
 import { object } from '../../schemas/common';
-import { CODE_HOSTING_LIMIT_BYTES, CUSTOM_WEBHOOK_LIMIT_BYTES, type AutomationIntake, type WebhookRequest } from '../../services/automations/intake';
+import { CUSTOM_WEBHOOK_LIMIT_BYTES, type AutomationIntake, type WebhookRequest } from '../../services/automations/intake';
 
 const tag = 'Automation webhooks';
+/** GitHub sends either, as the hook's "content type" says. */
+const GITHUB_TYPES = ['application/json', 'application/x-www-form-urlencoded'];
 
-async function webhookRequest(ctx: Context, limit: number): Promise<WebhookRequest> {
-  return { headers: ctx.headers, body: await readBody(ctx.req, limit), contentType: ctx.get('content-type') || undefined };
+async function webhookRequest({ ctx, readBody }: RouteInput<unknown, unknown, unknown>, options?: ReadBodyOptions): Promise<WebhookRequest> {
+  return { headers: ctx.headers, body: await readBody(options), contentType: contentType(ctx) };
 }
+
+const contentType = (ctx: Context) => ctx.get('content-type') || undefined;
 
 const acceptedSchema = object({ accepted: { type: 'boolean', const: true } }, ['accepted']);
 const codeHostingAnswer = object(
   {
     accepted: { type: 'boolean', const: true },
     matched: { type: 'integer', description: 'Automations the event was recorded for' },
-    duplicate: { type: 'boolean', description: 'The delivery id was seen before; nothing was recorded again' },
+    duplicate: { type: 'boolean', description: 'The delivery id (or, for GitHub, the same signed body under another id) was seen before; nothing was recorded again' },
     ignored: { type: 'string', description: 'Why the delivery triggers nothing' },
   },
   ['accepted', 'matched', 'duplicate'],
@@ -32,39 +37,55 @@ export function automationWebhookRoutes(intake: AutomationIntake): Route[] {
     defineRoute<{ token: string }>({
       method: 'post',
       path: '/v1/automations/webhook/:token',
+      webhook: 'custom',
       operationId: 'automationWebhook',
       summary: 'Fire an automation with a custom trigger; the body (JSON, or anything else as {raw}) becomes the trigger payload',
       tag,
       auth: 'none',
       ownBody: true,
+      bodyLimit: CUSTOM_WEBHOOK_LIMIT_BYTES,
       params: object({ token: { type: 'string', minLength: 1, maxLength: 200 } }, ['token']),
       response: { status: 202, description: 'Queued', schema: acceptedSchema },
       errors: [404, 413],
-      handler: async ({ params, ctx }) => intake.acceptCustom(params.token, await webhookRequest(ctx, CUSTOM_WEBHOOK_LIMIT_BYTES)),
+      handler: (input) => {
+        // A declared size over the limit is a 413 whatever the token (interop §10.4).
+        refuseDeclaredOverLimit(input.ctx.req, CUSTOM_WEBHOOK_LIMIT_BYTES);
+        return intake.acceptCustom(input.params.token, () => webhookRequest(input));
+      },
     }),
     defineRoute({
       method: 'post',
       path: '/v1/webhooks/github',
+      webhook: 'github',
       operationId: 'githubWebhook',
       summary: 'GitHub webhook receiver (X-Hub-Signature-256); pull_request events fire matching automations',
       tag,
       auth: 'none',
       ownBody: true,
+      bodyLimit: 'codeHosting',
       response: { status: 202, description: 'Accepted', schema: codeHostingAnswer },
-      errors: [400, 401, 413],
-      handler: async ({ ctx }) => intake.acceptGithub(await webhookRequest(ctx, CODE_HOSTING_LIMIT_BYTES)),
+      errors: [400, 401, 413, 415, 503],
+      handler: async (input) => {
+        const verifier = intake.githubVerifier(input.ctx.headers);
+        return intake.acceptGithub(await webhookRequest(input, { types: GITHUB_TYPES, verifier }));
+      },
     }),
     defineRoute({
       method: 'post',
       path: '/v1/webhooks/gitlab',
+      webhook: 'gitlab',
       operationId: 'gitlabWebhook',
       summary: 'GitLab webhook receiver (X-Gitlab-Token); merge request events fire matching automations',
       tag,
       auth: 'none',
       ownBody: true,
+      bodyLimit: 'codeHosting',
       response: { status: 202, description: 'Accepted', schema: codeHostingAnswer },
-      errors: [400, 401, 413],
-      handler: async ({ ctx }) => intake.acceptGitlab(await webhookRequest(ctx, CODE_HOSTING_LIMIT_BYTES)),
+      errors: [400, 401, 413, 415],
+      handler: async (input) => {
+        intake.checkGitlabToken(input.ctx.headers);
+        return intake.acceptGitlab(await webhookRequest(input, { types: ['application/json'] }));
+      },
     }),
   ];
 }

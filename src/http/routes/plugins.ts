@@ -127,6 +127,7 @@ export function pluginRoutes(plugins: PluginsService): Route[] {
     path: '/v1/workspaces/:workspaceId/plugins/:installId/mcp',
     tag,
     auth: 'none' as const,
+    workspaceCredential: 'engineSecret' as const,
     ownBody: true,
     raw: true,
     params: workspacePluginParams,

@@ -87,6 +87,8 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
       tag,
       auth: 'apiKeyOrEngine',
       body: createReplicaBody,
+      // Up to ten images inline (base64).
+      bodyLimit: 'messages',
       response: { status: 201, description: 'The workspace', schema: object({ replica: replicaListItemSchema }, ['replica']) },
       errors: [400, 401, 403, 404, 409, 503],
       handler: async ({ actor, body, ctx }) => {
@@ -175,6 +177,7 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
       auth: 'apiKey',
       params: idParams,
       body: sendMessageBody,
+      bodyLimit: 'messages',
       response: {
         status: 200,
         description: 'Accepted',
@@ -192,6 +195,7 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
       auth: 'apiKey',
       params: object({ workspaceId: uuid, chatId: uuid }, ['workspaceId', 'chatId']),
       body: workspaceMessageBody,
+      bodyLimit: 'messages',
       response: {
         status: 200,
         description: 'Accepted by the active workspace',
@@ -214,6 +218,7 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
       auth: 'apiKey',
       params: object({ workspaceId: uuid }, ['workspaceId']),
       body: deferredMessageBody,
+      bodyLimit: 'messages',
       response: { status: 202, description: 'Queued; the workspace is waking', schema: deferredMessageAnswer },
       errors: [400, 401, 404, 409],
       handler: ({ actor, params, body }) => replicas.sendDeferred(actor, params.workspaceId, body),

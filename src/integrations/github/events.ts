@@ -7,13 +7,17 @@ import { asRecord, bool, botCommand, CodeHostingPayloadError, int, isBotAuthor, 
 
 const GITHUB_SIGNATURE = /^sha256=([0-9a-f]{64})$/i;
 
+/** The hex digest an `X-Hub-Signature-256` header claims ("sha256=<hex>"), or null when it is missing or malformed. */
+export function githubSignatureClaim(header: string | undefined): string | null {
+  return typeof header === 'string' ? (GITHUB_SIGNATURE.exec(header.trim())?.[1] ?? null) : null;
+}
+
 /** HMAC-SHA256 of the raw body with the secret, compared in constant time against `X-Hub-Signature-256` ("sha256=<hex>"). False for a missing/malformed header or an empty secret. */
 export function verifyGithubSignature(secret: string, rawBody: Buffer, header: string | undefined): boolean {
   if (typeof secret !== 'string' || secret.length === 0) return false;
-  if (typeof header !== 'string' || !Buffer.isBuffer(rawBody)) return false;
-  const match = GITHUB_SIGNATURE.exec(header.trim());
-  if (!match) return false;
-  return matchesHmacSha256(secret, [rawBody], match[1]);
+  const claim = githubSignatureClaim(header);
+  if (claim === null || !Buffer.isBuffer(rawBody)) return false;
+  return matchesHmacSha256(secret, [rawBody], claim);
 }
 
 /** What the GitHub mapping needs beyond the delivery: the bot's name, for `/{botName}` commands. */

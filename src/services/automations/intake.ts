@@ -1,9 +1,11 @@
 /**
  * The intake of event triggers: the custom webhook (`/v1/automations/webhook/{token}`) and the
  * code-hosting receivers (`/v1/webhooks/github`, `/v1/webhooks/gitlab`). Each request is
- * authenticated, mapped to (automation, debounce key, payload) items and handed to the inbox
- * in one transaction; the answer goes out as soon as that transaction commits, and all the
- * remaining work happens in Temporal.
+ * authenticated — the path token and GitLab's header before the body is read, GitHub's
+ * signature header too and then its HMAC as the body streams in (`githubVerifier`) — mapped
+ * to (automation, debounce key, payload) items and handed to the inbox in one transaction; the
+ * answer goes out as soon as that transaction commits, and all the remaining work happens in
+ * Temporal.
  */
 import type { AutomationsRepository, EventRoute } from '../../db/automationsRepository';
 import { customPayload, CUSTOM_DEBOUNCE_KEY, hashWebhookToken, pullRequestDebounceKey } from '../../domain/automations/events';
@@ -12,15 +14,14 @@ import { parseJsonText } from '../../domain/inputHygiene';
 import type { EventBus } from '../../events/bus';
 import type { Logger } from '../../logger';
 import { CodeHostingPayloadError, isExcludedActor, normaliseRepositoryUrl, type CodeHostingEvent } from '../../integrations/codeHosting/events';
-import { parseGithubEvent, verifyGithubSignature } from '../../integrations/github/events';
+import { githubSignatureClaim, parseGithubEvent, verifyGithubSignature } from '../../integrations/github/events';
+import { streamingHmacSha256 } from '../../crypto/hmac';
 import { parseGitlabEvent, verifyGitlabToken } from '../../integrations/gitlab/events';
 import type { CodeHostingThreads } from '../integrations/codeHostingThreads';
 import type { AutomationInbox, InboxItem } from './inbox';
 
 /** The custom webhook's body limit (interop §10.4). */
 export const CUSTOM_WEBHOOK_LIMIT_BYTES = 256 * 1024;
-/** GitHub caps webhook payloads at 25 MB; GitLab's are smaller. */
-export const CODE_HOSTING_LIMIT_BYTES = 25 * 1024 * 1024;
 
 export interface WebhookRequest {
   headers: Record<string, string | string[] | undefined>;
@@ -32,13 +33,13 @@ export interface CodeHostingAnswer {
   accepted: true;
   /** How many automations the event was recorded for. */
   matched: number;
-  /** The delivery id was seen before: nothing was recorded again. */
+  /** The delivery was seen before (its id; for GitHub, also its signed body under another id): nothing was recorded again. */
   duplicate: boolean;
   /** Set when the delivery triggers nothing (another event, another action). */
   ignored?: string;
 }
 
-const header = (req: WebhookRequest, name: string): string | undefined => {
+const header = (req: Pick<WebhookRequest, 'headers'>, name: string): string | undefined => {
   const v = req.headers[name.toLowerCase()];
   return Array.isArray(v) ? v[0] : v;
 };
@@ -118,7 +119,7 @@ export function createAutomationIntake(deps: {
       if (isExcludedActor(event.actor, config.excluded_actors ?? [])) continue;
       const payload: Record<string, unknown> = { ...event.payload, repository_id: row.repository_id };
       if (event.installationId !== null) payload.installation_id = event.installationId;
-      items.push({ automationId: row.automation_id, key: pullRequestDebounceKey(row.repository_id, event.number), payload });
+      items.push({ automationId: row.automation_id, key: pullRequestDebounceKey(row.repository_id, event.number), payload, trigger: event.provider });
     }
     return items;
   }
@@ -136,6 +137,19 @@ export function createAutomationIntake(deps: {
     return { accepted: true, matched, duplicate };
   }
 
+  function githubSecret(): string {
+    const secret = deps.github.webhookSecret;
+    if (!secret) throw new DomainError('unauthenticated', 'Invalid webhook signature', 'no GitHub webhook secret is configured on this service');
+    return secret;
+  }
+  function checkGitlabToken(headers: WebhookRequest['headers']): void {
+    const expected = deps.gitlab.webhookToken;
+    if (!expected) throw new DomainError('unauthenticated', 'Invalid webhook token', 'no GitLab webhook token is configured on this service');
+    if (!verifyGitlabToken(expected, header({ headers }, 'x-gitlab-token'))) throw new DomainError('unauthenticated', 'Invalid webhook token', 'X-Gitlab-Token does not match');
+  }
+
+  const githubMismatch = () => new DomainError('unauthenticated', 'Invalid webhook signature', 'X-Hub-Signature-256 does not match the body');
+
   function mapped(parse: () => CodeHostingEvent | null): CodeHostingEvent | null {
     try {
       return parse();
@@ -150,34 +164,56 @@ export function createAutomationIntake(deps: {
      * Custom webhook: the token is the only credential, looked up by its hash. An unknown
      * token, a disabled automation and one without a custom trigger are the same 404.
      */
-    async acceptCustom(token: string, req: WebhookRequest): Promise<{ accepted: true }> {
+    async acceptCustom(token: string, read: () => Promise<WebhookRequest>): Promise<{ accepted: true }> {
       const automation = await automations.findByWebhookTokenHash(hashWebhookToken(token));
       const usable = automation?.enabled && automation.triggers.some((t) => t.type === 'custom');
       if (!usable) throw notFound('Webhook');
-      const { accepted } = await inbox.accept([{ automationId: automation.id, key: CUSTOM_DEBOUNCE_KEY, payload: customPayload(req.body, req.contentType) }]);
+      // The body is read only for a token that opens an automation.
+      const req = await read();
+      const { accepted } = await inbox.accept([{ automationId: automation.id, key: CUSTOM_DEBOUNCE_KEY, payload: customPayload(req.body, req.contentType), trigger: 'custom' }]);
       // Deleted or disabled between the lookup and the write.
       if (accepted[0] === null) throw notFound('Webhook');
       return { accepted: true };
     },
 
-    /** GitHub: HMAC-SHA256 of the raw body (`X-Hub-Signature-256`), delivery id `X-GitHub-Delivery`. */
+    /**
+     * What a GitHub delivery's headers tell before its body is read: the 401 without a secret
+     * configured or without a well-formed `X-Hub-Signature-256`; otherwise the check the body
+     * streams through, whose `verify()` is the 401 of a signature that does not match.
+     */
+    githubVerifier(headers: WebhookRequest['headers']): { update(chunk: Buffer): void; verify(): void } {
+      const secret = githubSecret();
+      const claim = githubSignatureClaim(header({ headers }, 'x-hub-signature-256'));
+      if (claim === null) throw new DomainError('unauthenticated', 'Invalid webhook signature', 'X-Hub-Signature-256 is missing or not sha256=<64 hex digits>');
+      const mac = streamingHmacSha256(secret, claim);
+      return {
+        update: (chunk) => mac.update(chunk),
+        verify: () => {
+          if (!mac.matches()) throw githubMismatch();
+        },
+      };
+    },
+
+    /**
+     * GitHub: HMAC-SHA256 of the raw body (`X-Hub-Signature-256`), delivery id `X-GitHub-Delivery`.
+     * The route checked it while the body streamed in; it is checked again over the bytes
+     * given here, so that nothing reaches the inbox on the route's word alone.
+     */
     async acceptGithub(req: WebhookRequest): Promise<CodeHostingAnswer> {
-      const secret = deps.github.webhookSecret;
-      if (!secret) throw new DomainError('unauthenticated', 'Invalid webhook signature', 'no GitHub webhook secret is configured on this service');
-      if (!verifyGithubSignature(secret, req.body, header(req, 'x-hub-signature-256'))) {
-        throw new DomainError('unauthenticated', 'Invalid webhook signature', 'X-Hub-Signature-256 does not match the body');
-      }
+      if (!verifyGithubSignature(githubSecret(), req.body, header(req, 'x-hub-signature-256'))) throw githubMismatch();
+      if (await inbox.isReplayedBody('github', req.body, header(req, 'x-github-delivery'))) return { accepted: true, matched: 0, duplicate: true };
       const body = githubBody(req, parseJson);
       const event = mapped(() => parseGithubEvent(header(req, 'x-github-event') ?? '', body, { botName: deps.botName }));
       const answer = await deliver('github', event, header(req, 'x-github-delivery'));
       return withThreads(answer, await deps.threads?.acceptGithub(header(req, 'x-github-event') ?? '', body, header(req, 'x-github-delivery'), req.body));
     },
 
+    /** GitLab's credential is a header (`X-Gitlab-Token`): checked before the body is read. */
+    checkGitlabToken,
+
     /** GitLab: the shared secret token (`X-Gitlab-Token`), delivery id `X-Gitlab-Event-UUID`. */
     async acceptGitlab(req: WebhookRequest): Promise<CodeHostingAnswer> {
-      const expected = deps.gitlab.webhookToken;
-      if (!expected) throw new DomainError('unauthenticated', 'Invalid webhook token', 'no GitLab webhook token is configured on this service');
-      if (!verifyGitlabToken(expected, header(req, 'x-gitlab-token'))) throw new DomainError('unauthenticated', 'Invalid webhook token', 'X-Gitlab-Token does not match');
+      checkGitlabToken(req.headers);
       const body = parseJson(req.body);
       const event = mapped(() => parseGitlabEvent(header(req, 'x-gitlab-event') ?? '', body, { botName: deps.botName }));
       const answer = await deliver('gitlab', event, header(req, 'x-gitlab-event-uuid'));

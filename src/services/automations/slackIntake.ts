@@ -30,6 +30,7 @@ export function createSlackAutomationIntake(deps: { automations: Pick<Automation
         automationId: row.id,
         key: slackMessageDebounceKey(message),
         payload: { team_id: message.teamId, channel_id: message.channelId, ts: message.ts, thread_ts: message.threadTs, user: message.user, text: message.text },
+        trigger: 'slack',
       });
     }
     return items;

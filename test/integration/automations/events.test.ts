@@ -4,7 +4,7 @@
  * windows that turn a burst into one run with the latest payload, and checks reported to a
  * local server speaking GitHub's Checks API.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { fakeGithub, harness } from '../../support/harness';
 import { as, errorOf, newOrg, request } from '../../support/http';
@@ -145,6 +145,41 @@ describe('automation event triggers', function () {
       });
       expect(malformed.status).to.equal(400);
       errorOf(malformed);
+    });
+
+    it('answer a signed GitHub body replayed under a new delivery id as a duplicate, for as long as delivery ids are kept', async () => {
+      const { api, env, fullName } = await orgWithRepository('replays');
+      const automation = (await api.post('/v1/automations', { name: 'Replays', prompt: 'x', environment_id: env, triggers: [PR_OPENED], debounce_seconds: 3600 })).body.automation;
+      cleanups.push(() => api.delete(`/v1/automations/${automation.id}`));
+      const events = async () => (await db()('automation_events').where({ automation_id: automation.id })).length;
+      const body = githubPullRequest({ fullName, number: 21, action: 'opened' });
+      const original = randomUUID();
+
+      const first = await sendGithub('pull_request', body, { deliveryId: original });
+      expect(first.body).to.deep.include({ accepted: true, matched: 1, duplicate: false });
+      // Captured and sent again under fresh ids, even as another event: nothing runs again.
+      for (const [event, deliveryId] of [['pull_request', randomUUID()], ['issues', randomUUID()]]) {
+        const replay = await sendGithub(event!, body, { deliveryId });
+        expect(replay.status).to.equal(202);
+        expect(replay.body).to.deep.equal({ accepted: true, matched: 0, duplicate: true });
+      }
+      // GitHub's redelivery keeps the delivery id: that id answers for it, as before.
+      expect((await sendGithub('pull_request', body, { deliveryId: original })).body).to.deep.include({ matched: 0, duplicate: true });
+      // Another real event about the same pull request has another body.
+      expect((await sendGithub('pull_request', githubPullRequest({ fullName, number: 21, action: 'opened' }))).body).to.deep.include({ matched: 1, duplicate: false });
+      expect(await events()).to.equal(2);
+
+      // Past the retention window the body is remembered anew, as its delivery id is forgotten.
+      const digest = createHash('sha256').update(JSON.stringify(body)).digest('hex');
+      const aged = () => db()('code_hosting_delivery_bodies').where({ provider: 'github', body_sha256: digest }).update({ received_at: db().raw(`now() - interval '8 days'`) });
+      expect(await aged()).to.equal(1);
+      const later = randomUUID();
+      expect((await sendGithub('pull_request', body, { deliveryId: later })).body).to.deep.include({ matched: 1, duplicate: false });
+      expect(await db()('code_hosting_delivery_bodies').where({ provider: 'github', body_sha256: digest }).first()).to.include({ delivery_id: later });
+      expect(await aged()).to.equal(1);
+      await harness().api.services.automationIntake.pruneDeliveries();
+      expect(await db()('code_hosting_delivery_bodies').where({ provider: 'github', body_sha256: digest })).to.have.length(0);
+      expect(await events()).to.equal(3);
     });
 
     it('route an event to the enabled automations whose trigger, repositories and actors match', async () => {

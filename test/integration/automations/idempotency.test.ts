@@ -117,9 +117,9 @@ describe('automation runs survive retried activities', function () {
     };
     // The API's inbox, with its Temporal calls failing as they do while the cluster is down.
     const inbox = createAutomationInbox({ repos: harness().database.repos, temporal: { startAutomationRun: unreachable, startDebounceWindow: unreachable }, logger });
-    const windowed = await inbox.accept([{ automationId: automation.id, key: 'custom', payload: { n: 1 } }]);
-    const joined = await inbox.accept([{ automationId: automation.id, key: 'custom', payload: { n: 2 } }]);
-    const direct = await inbox.accept([{ automationId: immediate.id, key: 'custom', payload: { n: 3 } }]);
+    const windowed = await inbox.accept([{ automationId: automation.id, key: 'custom', payload: { n: 1 }, trigger: 'custom' }]);
+    const joined = await inbox.accept([{ automationId: automation.id, key: 'custom', payload: { n: 2 }, trigger: 'custom' }]);
+    const direct = await inbox.accept([{ automationId: immediate.id, key: 'custom', payload: { n: 3 }, trigger: 'custom' }]);
     expect(windowed.accepted).to.deep.equal([{ windowNo: 1, opened: true }]);
     expect(joined.accepted).to.deep.equal([{ windowNo: 1, opened: false }]);
     expect(direct.accepted[0]).to.have.property('executionId');

@@ -33,8 +33,8 @@ describe('services/automations/slackIntake', () => {
     expect(asked).to.deep.equal(['org-1:slack:message']);
     const payload = { team_id: 'T1', channel_id: 'C1', ts: '1700000000.000300', thread_ts: '1700000000.000100', user: 'U1', text: 'deploy <@U2>' };
     expect(recorded!.items).to.deep.equal([
-      { automationId: 'a-all', key: 'slack:C1:1700000000.000100', payload },
-      { automationId: 'a-c1', key: 'slack:C1:1700000000.000100', payload },
+      { automationId: 'a-all', key: 'slack:C1:1700000000.000100', payload, trigger: 'slack' },
+      { automationId: 'a-c1', key: 'slack:C1:1700000000.000100', payload, trigger: 'slack' },
     ]);
     expect(recorded!.delivery).to.deep.equal({ provider: SLACK_AUTOMATION_DELIVERIES, id: 'slack:T1:C1:1700000000.000300' });
   });
