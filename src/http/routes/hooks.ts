@@ -9,7 +9,7 @@ import { environmentIdParam } from '../../schemas/environments';
 import { HOOK_MAX_CHARS, serializeHook, serializeWarmPool, serializeWarmPoolWorkspace, type HooksService } from '../../services/hooks';
 import type { HookKind } from '../../../workflows/shared';
 import { defineRoute, type Route } from '../route';
-import { openSse } from '../sse';
+import { openSse, skippableOutput } from '../sse';
 
 const params = object({ environmentId: environmentIdParam }, ['environmentId']);
 const contentBody = object({ content: { type: 'string', maxLength: HOOK_MAX_CHARS } }, ['content']);
@@ -136,7 +136,7 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
       response: {
         status: 200,
         description:
-          'SSE events, each with `type` in its data as the event name: `progress` ({message, step, state, exit_code}), `output` ({output}), `complete` ({exit_code, timed_out, output}) and `error` ({message, error, details})',
+          'SSE events, each with `type` in its data as the event name: `progress` ({message, step, state, exit_code}), `output` ({output}), `complete` ({exit_code, timed_out, output}) and `error` ({message, error, details}). Live output a slow client has not taken is skipped (an `output` line says how much); `complete` has all of it',
         contentType: 'text/event-stream',
       },
       errors: [400, 401, 403, 404],
@@ -148,10 +148,17 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
         let ended: () => void = () => {};
         const endSeen = new Promise<void>((resolve) => (ended = resolve));
         const sse = openSse(ctx);
+        // The output arrives over the bus and cannot wait; `complete` repeats all of it, so a
+        // client that falls behind skips live output instead of the server buffering it.
+        const output = skippableOutput(sse, (text) => sse.send('output', { type: 'output', output: text }));
+        const send = (event: string, data: unknown) => {
+          output.flush();
+          sse.send(event, data);
+        };
         const unsubscribe = await bus.subscribe(channel, (raw) => {
           const message = JSON.parse(raw) as HookStreamMessage;
-          if (message.t === 'output') sse.send('output', { type: 'output', output: message.d });
-          else if (message.t === 'step') sse.send('progress', progress(message.step, message.state, message.exit_code ?? null));
+          if (message.t === 'output') output.write(message.d);
+          else if (message.t === 'step') send('progress', progress(message.step, message.state, message.exit_code ?? null));
           else ended();
         });
         sse.send('progress', progress(null, 'queued', null));
@@ -161,12 +168,12 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
             // The result travels through Temporal and the output through the bus; let the
             // bus catch up so `complete` is the last event.
             await Promise.race([endSeen, new Promise((r) => setTimeout(r, RELAY_DRAIN_MS))]);
-            sse.send('complete', { type: 'complete', ...test });
+            send('complete', { type: 'complete', ...test });
           } catch (err) {
             const known = err instanceof DomainError;
             if (!known) logger.error('streamed hook test failed', { err: err as Error, requestId: ctx.state.requestId });
             const body = known ? { error: err.message, details: err.details } : { error: 'Internal server error', details: null };
-            sse.send('error', { type: 'error', message: body.error, ...body });
+            send('error', { type: 'error', message: body.error, ...body });
           } finally {
             await unsubscribe();
             sse.close();

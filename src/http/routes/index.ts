@@ -1,8 +1,10 @@
+import type { StreamLimits } from '../../config';
 import type { EventBus } from '../../events/bus';
 import type { Logger } from '../../logger';
 import type { Services } from '../../services';
 import { buildOpenApi } from '../openapi';
 import type { Route } from '../route';
+import { createStreamSlots, limitStreams } from '../streamLimits';
 import { environmentResourceRoutes } from './environmentResources';
 import { accountRoutes } from './account';
 import { aiGatewayRoutes } from './aiGateway';
@@ -43,10 +45,12 @@ export function allRoutes(deps: {
   legacyCreateTimeoutMs: number;
   /** Absolute links (downloads) use it; else the request's own origin. */
   publicBaseUrl?: string;
+  /** Caps on this process's open event streams and their buffers. */
+  streams: StreamLimits;
 }): Route[] {
   const { services } = deps;
   // Static paths (`/v1/replica/repositories`) come before parameterised ones (`/v1/replica/:id`).
-  const api: Route[] = [
+  const routes: Route[] = [
     ...repositoryRoutes(services.repositories),
     ...replicaRoutes(services.replicas, { legacyCreateTimeoutMs: deps.legacyCreateTimeoutMs }),
     ...replicaEventRoutes(services.replicas, { logger: deps.logger, presence: services.presence }),
@@ -76,6 +80,7 @@ export function allRoutes(deps: {
     ...sentryRoutes(services.sentryIntake),
     ...linearRoutes(services.linearWebhooks),
   ];
+  const api = limitStreams(routes, createStreamSlots(deps.streams), deps.streams.bufferBytes);
   const meta = metaRoutes({ probes: deps.probes, openapi: () => buildOpenApi(api, { version: deps.version }) });
   return [...meta, ...api];
 }

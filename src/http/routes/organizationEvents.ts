@@ -24,7 +24,7 @@ export function organizationEventRoutes(presence: PresenceService, deps: { logge
       response: {
         status: 200,
         description:
-          'Messages `event: <type>` + `data: {ts, type, payload}`, no `id:` (nothing is replayed). `presence.changed`: payload `{change: joined|moved|typing, member, previous_location}`; `presence.left`: payload `{reason: left|expired, member}` (member as in GET /v1/presence). A comment heartbeat every 15 s.',
+          'Messages `event: <type>` + `data: {ts, type, payload}`, no `id:` (nothing is replayed). `presence.changed`: payload `{change: joined|moved|typing, member, previous_location}`; `presence.left`: payload `{reason: left|expired, member}` (member as in GET /v1/presence). A comment heartbeat every 15 s. A client that falls too far behind gets a final `overflow` event `{type, message}` and reconnects.',
         contentType: 'text/event-stream',
       },
       errors: [401],
@@ -33,7 +33,9 @@ export function organizationEventRoutes(presence: PresenceService, deps: { logge
         let sse: SseStream | null = null;
         const held: LivePresenceEvent[] = [];
         const unsubscribe = await presence.followOrganization(actor, (event) => (sse ? sse.send(event.type, event) : void held.push(event)));
-        const stream = openSse(ctx, deps.heartbeatMs);
+        // Presence cannot wait for one client: one that falls a whole buffer behind gets
+        // `overflow`, reconnects and reads GET /v1/presence again, as at the start.
+        const stream = openSse(ctx, { heartbeatMs: deps.heartbeatMs, overflowMessage: 'The client read too slowly; reconnect and read GET /v1/presence again' });
         const stop = () => void unsubscribe().catch((err: Error) => logger.warn('could not leave the organization channel', { err }));
         stream.signal.addEventListener('abort', stop, { once: true });
         // A client that hung up while we subscribed has no 'close' left to fire.

@@ -2,7 +2,6 @@
  * `GET /v1/replica/:id/events`: a replica's events as server-sent events, replayed after
  * Last-Event-ID (or `?after=`), then live, with a comment heartbeat (interop §4.13).
  */
-import { once } from 'node:events';
 import type { Context } from 'koa';
 import { invalid } from '../../domain/errors';
 import type { LivePresenceEvent } from '../../events/presence';
@@ -12,6 +11,7 @@ import { EVENT_ID_PATTERN, eventsQuery, replicaParams } from '../../schemas/repl
 import type { PresenceService } from '../../services/presence';
 import type { ReplicasService } from '../../services/replicas';
 import { defineRoute, type Route } from '../route';
+import { openSse, sseMessage, type SseStream } from '../sse';
 
 export interface ReplicaEventRouteDeps {
   logger: Logger;
@@ -28,48 +28,13 @@ type Id = { id: string };
 
 /**
  * The events stream's wire format: `id:` (the event id, for Last-Event-ID) and one `data:`
- * line with the envelope; no `event:` line. It writes the response itself (`respond = false`):
- * a client hanging up is the normal end of a stream, not an error to report. Writes wait for
- * the socket to drain, so a slow client holds its own reader back instead of growing a buffer.
+ * line with the envelope; no `event:` line. A batch is written only after the client took the
+ * previous one, so a slow client holds its own reader back instead of growing a buffer.
  */
-function openEventStream(ctx: Context) {
-  const res = ctx.res;
-  let closed = false;
-  let markClosed: () => void = () => {};
-  const closedSignal = new Promise<void>((resolve) => (markClosed = resolve));
-  ctx.req.socket.setTimeout(0);
-  ctx.req.socket.setNoDelay(true);
-  ctx.status = 200;
-  ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
-  ctx.respond = false;
-  res.writeHead(200);
-  res.write(`retry: ${RETRY_MS}\n\n`);
-  const close = () => {
-    if (closed) return;
-    closed = true;
-    markClosed();
-    res.end();
-  };
-  res.once('close', close);
-  if (res.destroyed || ctx.req.socket.destroyed) close();
-  return {
-    async send(events: ReplicaEvent[]) {
-      if (closed) throw new Error('stream closed');
-      const text = events.map((e) => `id: ${e.id}\ndata: ${JSON.stringify({ id: e.id, ts: e.ts, type: e.type, payload: e.payload })}\n\n`).join('');
-      if (!res.write(text)) await Promise.race([once(res, 'drain'), closedSignal]);
-    },
-    /** An ephemeral message: no `id:` line, so a client's Last-Event-ID stays on the stored events. */
-    live(event: LivePresenceEvent) {
-      if (!closed) res.write(`data: ${JSON.stringify(event)}\n\n`);
-    },
-    comment(text: string) {
-      if (!closed) res.write(`: ${text}\n\n`);
-    },
-    close,
-    get closed() {
-      return closed;
-    },
-  };
+async function sendBatch(stream: SseStream, events: ReplicaEvent[]): Promise<void> {
+  if (stream.closed) throw new Error('stream closed');
+  const text = events.map((e) => sseMessage(null, { id: e.id, ts: e.ts, type: e.type, payload: e.payload }, e.id)).join('');
+  if (!stream.write(text)) await stream.drained();
 }
 
 /** Last-Event-ID (a reconnecting EventSource) wins over `?after=` (the URL it was opened with). */
@@ -99,54 +64,63 @@ export function replicaEventRoutes(service: ReplicasService, deps: ReplicaEventR
       response: {
         status: 200,
         description:
-          "Messages `id: <event id>` + `data: {id, ts, type, payload}`; members' presence in the workspace as `data: {ts, type, payload}` without an id (`presence.changed`, `presence.left`, as on GET /v1/events; not replayed); a comment heartbeat every 15 s",
+          "Messages `id: <event id>` + `data: {id, ts, type, payload}`; members' presence in the workspace as `data: {ts, type, payload}` without an id (`presence.changed`, `presence.left`, as on GET /v1/events; not replayed); a comment heartbeat every 15 s. A client that falls too far behind gets a final `event: overflow` message `{type, message}` and reconnects with Last-Event-ID",
         contentType: 'text/event-stream',
       },
       errors: [400, 401, 404],
       handler: async ({ actor, params, query, ctx }) => {
         const after = resumeFrom(ctx, query.after);
-        let sse: ReturnType<typeof openEventStream> | null = null;
-        const early: ReplicaEvent[][] = [];
+        // The first batch can be read before the response is set up: the reader waits for it
+        // (null: the stream never opened).
+        let opened: (stream: SseStream | null) => void = () => {};
+        const ready = new Promise<SseStream | null>((resolve) => (opened = resolve));
         const handle = await service.followEvents(actor, params.id, {
           after,
-          // The first batch can be read before the response is set up; hold it until then.
-          deliver: async (events) => (sse ? sse.send(events) : void early.push(events)),
+          deliver: async (events) => {
+            const stream = await ready;
+            if (!stream) throw new Error('stream closed');
+            await sendBatch(stream, events);
+          },
           onError: (err) => logger.warn('replica events read failed', { replicaId: params.id, requestId: ctx.state.requestId, err: err as Error }),
         });
-        let live: ReturnType<typeof openEventStream> | null = null;
+        let live: SseStream | null = null;
         const heldPresence: LivePresenceEvent[] = [];
+        // Presence is not stored: it cannot wait for a slow client, and one that falls a whole
+        // buffer behind gets `overflow` and resumes by its Last-Event-ID.
         const leavePresence = await deps.presence
-          ?.followWorkspace(actor, params.id, (event) => (live ? live.live(event) : void heldPresence.push(event)))
+          ?.followWorkspace(actor, params.id, (event) => (live ? live.send(null, event) : void heldPresence.push(event)))
           .catch(async (err) => {
             await handle.stop().catch(() => undefined);
+            opened(null);
             throw err;
           });
-        const stream = openEventStream(ctx);
-        const heartbeat = setInterval(() => {
-          stream.comment('heartbeat');
-          handle.poke();
-          service.exists(params.id).then(
-            (exists) => (exists ? undefined : stream.close()),
-            () => undefined,
-          );
-        }, heartbeatMs);
+        let stopped = false;
         const stop = () => {
-          clearInterval(heartbeat);
+          if (stopped) return;
+          stopped = true;
           stream.close();
           handle.stop().catch(() => undefined);
           leavePresence?.().catch(() => undefined);
         };
+        const stream = openSse(ctx, {
+          retryMs: RETRY_MS,
+          heartbeatMs,
+          overflowMessage: 'The client read too slowly; reconnect with Last-Event-ID to resume',
+          onHeartbeat() {
+            handle.poke();
+            service.exists(params.id).then(
+              (exists) => (exists ? undefined : stop()),
+              () => undefined,
+            );
+          },
+        });
         ctx.res.once('close', stop);
+        stream.signal.addEventListener('abort', stop, { once: true });
         // A client that hung up while the stream was being set up has no 'close' left to fire.
         if (stream.closed) stop();
-        for (const event of heldPresence) stream.live(event);
+        for (const event of heldPresence) stream.send(null, event);
         live = stream;
-        try {
-          while (early.length > 0) await stream.send(early.shift()!);
-          sse = stream;
-        } catch {
-          stop();
-        }
+        opened(stream);
       },
     }),
   ];

@@ -111,17 +111,21 @@ export function terminalRoutes(terminals: TerminalService): Route[] {
         status: 200,
         description:
           'SSE: `output` events `{data}` (the replay first, then live output; each `id` is the output offset after it, ' +
-          'so a reconnect with Last-Event-ID replays only what was missed) and one `exit` event `{exitCode}` when the shell ends',
+          'so a reconnect with Last-Event-ID replays only what was missed) and one `exit` event `{exitCode}` when the shell ends; ' +
+          'a client that falls too far behind gets a final `overflow` event `{type, message}` and reconnects',
         contentType: 'text/event-stream',
       },
       errors: [400, 401, 404, 503],
       handler: async ({ actor, params, ctx }) => {
         // Everything that can fail does so before the stream opens, as a JSON error.
         const following = await terminals.follow(actor, params.workspaceId, params.sessionId, resumeOffset(ctx));
-        const sse = openSse(ctx);
+        // Output comes off the bus and cannot wait for one client (the TTY pauses only for the
+        // bus): a client that falls a whole buffer behind gets `overflow` and resumes by its
+        // Last-Event-ID from the session's replay.
+        const sse = openSse(ctx, { overflowMessage: 'The client read too slowly; reconnect with Last-Event-ID to resume from the replay' });
         sse.signal.addEventListener('abort', () => void following.stop());
         following.start({
-          output: (data, end) => sse.send('output', { data }, String(end)),
+          output: (data, end) => void sse.send('output', { data }, String(end)),
           exit: (exitCode) => {
             sse.send('exit', { exitCode });
             sse.close();

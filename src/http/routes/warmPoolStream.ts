@@ -5,7 +5,7 @@ import { object } from '../../schemas/common';
 import { serializeWarmPoolWorkspace } from '../../services/hooks';
 import { TERMINAL_WARM_STATUSES, type WarmPoolStreamService } from '../../services/warmPoolStream';
 import { defineRoute, type Route } from '../route';
-import { openSse } from '../sse';
+import { openSse, skippableOutput } from '../sse';
 
 /** The bus is the fast path; this re-read catches a status whose message was lost (a worker that died). */
 const RECHECK_MS = 5000;
@@ -24,7 +24,7 @@ export function warmPoolStreamRoutes(stream: WarmPoolStreamService, bus: EventBu
       response: {
         status: 200,
         description:
-          'SSE events, each with `type` in its data as the event name: `status` ({status}: the status when the stream opens and each change before the end), `output` ({output}: warm-hook stdout/stderr, only while `warming`), `complete` ({workspace}: the final record, as in GET /v1/warm-pools/{configId}/workspaces; then the stream closes) and `error` ({message}). An entry already `ready`, `failed`, `expired` or `assigned` answers one `complete`.',
+          'SSE events, each with `type` in its data as the event name: `status` ({status}: the status when the stream opens and each change before the end), `output` ({output}: warm-hook stdout/stderr, only while `warming`; what a slow client has not taken is skipped, and a line says how much), `complete` ({workspace}: the final record, as in GET /v1/warm-pools/{configId}/workspaces; then the stream closes) and `error` ({message}). An entry already `ready`, `failed`, `expired` or `assigned` answers one `complete`.',
         contentType: 'text/event-stream',
       },
       errors: [400, 401, 403, 404],
@@ -33,6 +33,13 @@ export function warmPoolStreamRoutes(stream: WarmPoolStreamService, bus: EventBu
         // Access is checked before the stream opens, so an unknown id is a normal JSON 404.
         await stream.entry(actor, id);
         const sse = openSse(ctx);
+        // Warm-hook output comes off the bus and cannot wait; the entry keeps its hook logs, so
+        // a client that falls behind skips live output instead of the server buffering it.
+        const output = skippableOutput(sse, (text) => sse.send('output', { type: 'output', output: text }));
+        const send = (event: string, data: unknown) => {
+          output.flush();
+          sse.send(event, data);
+        };
         let status: string | null = null;
         let ended = false;
         let timer: NodeJS.Timeout | null = null;
@@ -53,20 +60,20 @@ export function warmPoolStreamRoutes(stream: WarmPoolStreamService, bus: EventBu
             if (ended) return;
             const row = await stream.current(id);
             if (!row) {
-              sse.send('error', { type: 'error', message: 'The warm pool workspace no longer exists' });
+              send('error', { type: 'error', message: 'The warm pool workspace no longer exists' });
               return end();
             }
             if (TERMINAL_WARM_STATUSES.has(row.status)) {
-              sse.send('complete', { type: 'complete', workspace: serializeWarmPoolWorkspace(row) });
+              send('complete', { type: 'complete', workspace: serializeWarmPoolWorkspace(row) });
               return end();
             }
             if (row.status !== status) {
               status = row.status;
-              sse.send('status', { type: 'status', status });
+              send('status', { type: 'status', status });
             }
           }).catch((err: unknown) => {
             logger.error('warm pool workspace stream failed', { err: err as Error, requestId: ctx.state.requestId });
-            sse.send('error', { type: 'error', message: 'Internal server error' });
+            send('error', { type: 'error', message: 'Internal server error' });
             end();
           });
           return reads;
@@ -74,7 +81,7 @@ export function warmPoolStreamRoutes(stream: WarmPoolStreamService, bus: EventBu
         const handle = (message: WarmWorkspaceMessage) => {
           if (ended) return;
           if (message.t === 'output') {
-            if (status === 'warming') sse.send('output', { type: 'output', output: message.d });
+            if (status === 'warming') output.write(message.d);
           } else void recheck();
         };
 
