@@ -1,0 +1,113 @@
+/**
+ * Request limits, checked per route before the body is read or the caller authenticated. Each
+ * request takes a token from one bucket (src/limits):
+ * - a credential's: an API key's (found by the key's hash, so choosing it needs no lookup), or
+ *   a workspace's for calls made with its engine secret or AI gateway key (many workspaces may
+ *   share an address: a NAT, an egress proxy);
+ * - otherwise its client address's: no key, webhooks and the other unauthenticated routes.
+ * Every failed authentication (any 401) then costs its address `failedAuthCost` tokens in all,
+ * so guessing keys runs dry long before webhooks from the same address would. While an
+ * address's bucket is empty, a credential this process has not verified yet is refused without
+ * a lookup, so a flood of made-up keys reaches neither PostgreSQL nor Redis.
+ *
+ * A refusal is 429 with the Error body, `Retry-After` (seconds) and the fields of
+ * draft-ietf-httpapi-ratelimit-headers-10: `RateLimit-Policy: "key";q=1000;w=10` (the burst, and
+ * the seconds an empty bucket takes to fill) and `RateLimit: "key";r=0;t=1` (whole tokens left,
+ * seconds until the next). Allowed requests carry the same two fields. Health probes are never
+ * limited: an orchestrator that cannot reach them would restart a healthy process.
+ */
+import type { Context, Middleware } from 'koa';
+import type { RateLimitSettings } from '../config';
+import { hashApiKey } from '../crypto/apiKeys';
+import { gatewayKeyReplica, isGatewayKey } from '../domain/gatewayKey';
+import { isDomainError, rateLimited } from '../domain/errors';
+import { clientAddress, type BucketPolicy, type BucketStore, type Verdict } from '../limits';
+import type { IdentityService } from '../services/identity';
+import type { Route } from './route';
+
+type PolicyName = 'key' | 'workspace' | 'ip';
+
+export interface RateLimiter {
+  /** The route's limit, to run before anything else the route does. */
+  forRoute(route: Route): Middleware;
+  close(): Promise<void>;
+}
+
+const PROBES = new Set(['health', 'ready']);
+
+const bearer = (ctx: Context) => /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'))?.[1];
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+/** The credential a request presents to this route, as the route will check it; null for none. */
+function credentialOf(route: Route, ctx: Context): { policy: 'key' | 'workspace'; bucket: string; keyHash?: string } | null {
+  const workspace = (id: string | null | undefined) => (id ? { policy: 'workspace' as const, bucket: `workspace:${id.toLowerCase()}` } : null);
+  if (route.auth === 'none') {
+    if (route.workspaceCredential === 'engineSecret') return workspace(ctx.get('x-workspace-id'));
+    if (route.workspaceCredential === 'gatewayKey') {
+      const key = [ctx.get('x-api-key').trim(), bearer(ctx) ?? ''].find(isGatewayKey);
+      return workspace(key && gatewayKeyReplica(key));
+    }
+    return null;
+  }
+  // The same choice as the app's: an engine secret when the route takes one and X-Workspace-Id is sent.
+  if (route.auth === 'apiKeyOrEngine' && ctx.get('x-workspace-id')) return workspace(ctx.get('x-workspace-id'));
+  const secret = bearer(ctx);
+  if (!secret) return null;
+  const keyHash = hashApiKey(secret);
+  return { policy: 'key', bucket: `key:${keyHash.slice(0, 32)}`, keyHash };
+}
+
+export function createRateLimiter(deps: { identity: Pick<IdentityService, 'holdsKey'>; store: BucketStore; settings: RateLimitSettings }): RateLimiter {
+  const { identity, store, settings } = deps;
+  // A workspace is limited like an API key.
+  const policies: Record<PolicyName, BucketPolicy> = { key: settings.key, workspace: settings.key, ip: settings.ip };
+  const field = (name: PolicyName) => `"${name}";q=${policies[name].burst};w=${seconds((policies[name].burst * 1000) / policies[name].perSecond)}`;
+  const fields: Record<PolicyName, string> = { key: field('key'), workspace: field('workspace'), ip: field('ip') };
+  const explain: Record<PolicyName, string> = {
+    key: `an API key may send ${settings.key.burst} requests at once and ${settings.key.perSecond} a second`,
+    workspace: `a workspace may send ${settings.key.burst} requests at once and ${settings.key.perSecond} a second`,
+    ip: `an address may send ${settings.ip.burst} requests without a verified credential at once and ${settings.ip.perSecond} a second; a failed authentication counts as ${settings.failedAuthCost}`,
+  };
+
+  /** Sets the RateLimit fields; a refusal becomes the 429. */
+  function report(ctx: Context, name: PolicyName, verdict: Verdict): void {
+    ctx.set('RateLimit-Policy', fields[name]);
+    const wait = verdict.allowed ? verdict.nextTokenMs : verdict.retryAfterMs;
+    ctx.set('RateLimit', `"${name}";r=${verdict.remaining}${wait > 0 ? `;t=${seconds(wait)}` : ''}`);
+    if (verdict.allowed) return;
+    ctx.set('Retry-After', String(seconds(verdict.retryAfterMs)));
+    throw rateLimited('Too many requests', `${explain[name]}; retry in ${seconds(verdict.retryAfterMs)} s`);
+  }
+
+  return {
+    forRoute(route) {
+      if (PROBES.has(route.operationId)) return (_ctx, next) => next();
+      return async (ctx, next) => {
+        const address = `ip:${clientAddress(ctx.req.socket.remoteAddress, ctx.req.headers['x-forwarded-for'], settings.proxyHops)}`;
+        const credential = credentialOf(route, ctx);
+        let owed: number;
+        if (credential) {
+          const verified = credential.keyHash !== undefined && identity.holdsKey(credential.keyHash);
+          const emptyMs = verified ? 0 : store.emptyFor(address, settings.ip);
+          if (emptyMs > 0) report(ctx, 'ip', { allowed: false, remaining: 0, retryAfterMs: emptyMs, nextTokenMs: emptyMs });
+          report(ctx, credential.policy, await store.take(credential.bucket, policies[credential.policy], 1));
+          owed = settings.failedAuthCost;
+        } else {
+          report(ctx, 'ip', await store.take(address, settings.ip, 1));
+          owed = settings.failedAuthCost - 1;
+        }
+        let failed = false;
+        try {
+          await next();
+          failed = ctx.status === 401;
+        } catch (err) {
+          failed = isDomainError(err, 'unauthenticated');
+          throw err;
+        } finally {
+          if (failed && owed > 0) await store.drain(address, settings.ip, owed);
+        }
+      };
+    },
+    close: () => store.close(),
+  };
+}
