@@ -9,6 +9,7 @@ import { Context } from '@temporalio/activity';
 import { adapterFor } from '../src/agents/adapters';
 import type { AgentId } from '../src/agents/catalog';
 import { missingCredentialMessage } from '../src/agents/credentials';
+import { sealedField } from '../src/crypto/sealedFields';
 import type { MessageRow } from '../src/db/replicaMessagesRepository';
 import type { ReplicaRow } from '../src/db/replicasRepository';
 import { gatewayKey } from '../src/domain/gatewayKey';
@@ -32,10 +33,10 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
 
   /** Marks a claimed message ended, frees its chat and tells the events stream. */
   async function endTurn(replicaId: string, chatId: string, messageId: string, end: TurnEnd): Promise<void> {
-    await replicaMessages.finish(messageId, end.status, end.error?.slice(0, 2000) ?? null);
-    await replicaChats.release(chatId, end.sessionId);
+    await replicaMessages.finish(replicaId, messageId, end.status, end.error?.slice(0, 2000) ?? null);
+    await replicaChats.release(replicaId, chatId, end.sessionId);
     await replicas.touch(replicaId);
-    const chat = await replicaChats.findById(chatId);
+    const chat = await replicaChats.findById(replicaId, chatId);
     await events.emit(replicaId, 'chat.turn.completed', { chatId, isComplete: end.status === 'completed' });
     await events.emit(replicaId, 'chat.updated', { chat: chat ? { ...chatSummary(chat), processing: false } : { id: chatId, processing: false } });
   }
@@ -72,7 +73,7 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
    * prompt twice could repeat what the agent already did.
    */
   async function resumeLost(replicaId: string, chatId: string): Promise<{ message: MessageRow } | { ended: TurnResult } | null> {
-    const message = await replicaMessages.running(chatId);
+    const message = await replicaMessages.running(replicaId, chatId);
     if (!message) return null;
     if (message.agent_session === null || message.agent_session === undefined) return { message };
     const row = await replicas.find(replicaId);
@@ -87,9 +88,9 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
       const ctx = Context.current();
       const resumed = ctx.info.attempt > 1 ? await resumeLost(replicaId, chatId) : null;
       if (resumed && 'ended' in resumed) return resumed.ended;
-      const claimed = resumed?.message ?? (await replicaMessages.claimNext(chatId));
+      const claimed = resumed?.message ?? (await replicaMessages.claimNext(replicaId, chatId));
       if (!claimed) {
-        await replicaChats.clearProcessing(chatId);
+        await replicaChats.clearProcessing(replicaId, chatId);
         return { ran: false };
       }
       ctx.heartbeat();
@@ -97,7 +98,7 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
       // Written before anything else may fail, and awaited before the turn ends.
       let sessionSaved: Promise<unknown> = Promise.resolve();
 
-      const [found, foundChat] = await Promise.all([replicas.find(replicaId), replicaChats.findById(chatId)]);
+      const [found, foundChat] = await Promise.all([replicas.find(replicaId), replicaChats.findById(replicaId, chatId)]);
       const row = found!;
       const chat = foundChat!;
       const agent = claimed.coding_agent as AgentId;
@@ -127,7 +128,7 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
         resumeSessionId: chat.agent_session_id ?? null,
         cwd,
         // The CLI reaches its provider through the gateway with this workspace's placeholder key.
-        gateway: { baseUrl: `${deps.workspaceApiUrl}/v1/ai-gateway/${agent}`, key: gatewayKey(row.id, deps.secretBox.open(row.engine_secret_sealed!)) },
+        gateway: { baseUrl: `${deps.workspaceApiUrl}/v1/ai-gateway/${agent}`, key: gatewayKey(row.id, deps.secretBox.open(row.engine_secret_sealed!, sealedField('replicas', 'engine_secret_sealed', row.id))) },
         settings,
       });
       const key = workspaceKey(row);
@@ -169,7 +170,7 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
           onSession: (id) => {
             execSession = id;
             // `.then` sends the query now; a knex builder left alone never runs.
-            sessionSaved = replicaMessages.setAgentSession(claimed.id, id);
+            sessionSaved = replicaMessages.setAgentSession(replicaId, claimed.id, id);
           },
           onStdoutLine: (line) => {
             watchdog.reset();
@@ -222,7 +223,7 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
           await events.emit(replicaId, 'error', { code: failure.code, message: failure.error, agent, chatId, messageId: claimed.id });
         }
         // The answer a thread gets back (threads read it after the turn).
-        if (result?.text) await replicaMessages.setReply(claimed.id, result.text.slice(0, 100_000));
+        if (result?.text) await replicaMessages.setReply(replicaId, claimed.id, result.text.slice(0, 100_000));
         await endTurn(replicaId, chatId, claimed.id, end);
       }
       return { ran: true, messageId: claimed.id, ok: end.status === 'completed', error: end.error?.slice(0, 2000) ?? null };
@@ -234,9 +235,9 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
      * null when no turn was running.
      */
     async failRunningTurn({ replicaId, chatId, error }: { replicaId: string; chatId: string; error: string }): Promise<{ messageId: string | null }> {
-      const running = await replicaMessages.running(chatId);
+      const running = await replicaMessages.running(replicaId, chatId);
       if (running) await endTurn(replicaId, chatId, running.id, { status: 'failed', error });
-      else await replicaChats.clearProcessing(chatId);
+      else await replicaChats.clearProcessing(replicaId, chatId);
       await events.emit(replicaId, 'error', { code: 'turn_failed', message: error, chatId, messageId: running?.id ?? null });
       return { messageId: running?.id ?? null };
     },

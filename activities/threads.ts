@@ -195,7 +195,7 @@ export function createThreadActivities(deps: ThreadActivityDeps) {
     async relayTurn(input: { replicaId: string; chatId: string; messageId: string }): Promise<number> {
       const bound = (await threads.ofReplica(input.replicaId)).filter((t) => !t.chatId || t.chatId === input.chatId);
       if (bound.length === 0) return 0;
-      const turn = await deps.repos.replicaMessages.reply(input.messageId);
+      const turn = await deps.repos.replicaMessages.reply(input.replicaId, input.messageId);
       if (!turn || turn.status === 'queued' || turn.status === 'running') return 0;
       const text = turn.reply_text ?? '';
       const reply = { replicaId: input.replicaId, text, ok: turn.status === 'completed', error: turn.error, pullRequestUrls: pullRequestUrls(text) };

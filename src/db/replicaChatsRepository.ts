@@ -1,4 +1,7 @@
-/** The `replica_chats` table: a workspace's chats, each running one agent turn at a time. */
+/**
+ * The `replica_chats` table: a workspace's chats, each running one agent turn at a time. A chat
+ * id is unique within its workspace only (clients may choose it), so every lookup names both.
+ */
 import type { Knex } from 'knex';
 
 export interface ChatRow {
@@ -38,7 +41,7 @@ export function createReplicaChatsRepository(db: Knex) {
       .whereNull('c.deleted_at')
       .select(
         'c.*',
-        trx.raw('(SELECT m.content FROM replica_messages m WHERE m.chat_id = c.id ORDER BY m.created_at DESC, m.id DESC LIMIT 1) AS last_message_text'),
+        trx.raw('(SELECT m.content FROM replica_messages m WHERE m.replica_id = c.replica_id AND m.chat_id = c.id ORDER BY m.created_at DESC, m.id DESC LIMIT 1) AS last_message_text'),
       )
       .orderBy([{ column: 'c.created_at' }, { column: 'c.id' }]);
 
@@ -56,22 +59,24 @@ export function createReplicaChatsRepository(db: Knex) {
       return ((await withLastMessage(replicaId, trx).where('c.id', chatId).first()) as ChatRow | undefined) ?? null;
     },
 
-    /** Ids of the most recently deleted chats. */
     /** The most recently deleted chats of the replica, newest deletion first. */
     async deleted(replicaId: string, limit: number, trx: Knex = db): Promise<ChatRow[]> {
       return trx('replica_chats').where({ replica_id: replicaId }).whereNotNull('deleted_at').orderBy('deleted_at', 'desc').limit(limit);
     },
 
-    /** A live chat of the replica; `forUpdate` (in a transaction) serialises edits of one chat. */
+    /**
+     * A live chat of the replica; `forUpdate` (in a transaction) serialises edits of one chat,
+     * with `FOR NO KEY UPDATE` so messages can still be inserted into it meanwhile.
+     */
     async find(replicaId: string, chatId: string, options: { forUpdate?: boolean } = {}, trx: Knex = db): Promise<ChatRow | null> {
       const query = live(replicaId, trx).where({ id: chatId }).first();
-      if (options.forUpdate) void query.forUpdate();
+      if (options.forUpdate) void query.forNoKeyUpdate();
       return ((await query) as ChatRow | undefined) ?? null;
     },
 
     /** A chat by id, deleted or not (a turn may end after its chat was deleted). */
-    async findById(chatId: string, trx: Knex = db): Promise<ChatRow | null> {
-      return ((await trx('replica_chats').where({ id: chatId }).first()) as ChatRow | undefined) ?? null;
+    async findById(replicaId: string, chatId: string, trx: Knex = db): Promise<ChatRow | null> {
+      return ((await trx('replica_chats').where({ replica_id: replicaId, id: chatId }).first()) as ChatRow | undefined) ?? null;
     },
 
     /** The live chat updated most recently. */
@@ -91,25 +96,25 @@ export function createReplicaChatsRepository(db: Knex) {
     },
 
     /** Soft-deletes the chat; its queued messages will never run, so they go. */
-    async markDeleted(chatId: string, trx: Knex = db): Promise<void> {
-      await trx('replica_chats').where({ id: chatId }).update({ deleted_at: trx.fn.now(), updated_at: trx.fn.now() });
-      await trx('replica_messages').where({ chat_id: chatId, status: 'queued' }).delete();
+    async markDeleted(replicaId: string, chatId: string, trx: Knex = db): Promise<void> {
+      await trx('replica_chats').where({ replica_id: replicaId, id: chatId }).update({ deleted_at: trx.fn.now(), updated_at: trx.fn.now() });
+      await trx('replica_messages').where({ replica_id: replicaId, chat_id: chatId, status: 'queued' }).delete();
     },
 
-    async touch(chatId: string, trx: Knex = db): Promise<void> {
-      await trx('replica_chats').where({ id: chatId }).update({ updated_at: trx.fn.now() });
+    async touch(replicaId: string, chatId: string, trx: Knex = db): Promise<void> {
+      await trx('replica_chats').where({ replica_id: replicaId, id: chatId }).update({ updated_at: trx.fn.now() });
     },
 
     /** A turn ended: the chat is free, and remembers the agent session its next turn resumes. */
-    async release(chatId: string, agentSessionId?: string, trx: Knex = db): Promise<void> {
+    async release(replicaId: string, chatId: string, agentSessionId?: string, trx: Knex = db): Promise<void> {
       await trx('replica_chats')
-        .where({ id: chatId })
+        .where({ replica_id: replicaId, id: chatId })
         .update({ processing: false, updated_at: trx.fn.now(), ...(agentSessionId ? { agent_session_id: agentSessionId } : {}) });
     },
 
     /** Nothing was left to run: the chat is free, its recency unchanged. */
-    async clearProcessing(chatId: string, trx: Knex = db): Promise<void> {
-      await trx('replica_chats').where({ id: chatId }).update({ processing: false });
+    async clearProcessing(replicaId: string, chatId: string, trx: Knex = db): Promise<void> {
+      await trx('replica_chats').where({ replica_id: replicaId, id: chatId }).update({ processing: false });
     },
   };
 }

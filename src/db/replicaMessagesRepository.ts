@@ -1,6 +1,8 @@
 /**
  * The `replica_messages` table: each chat's queue (status `queued`, in `queue_position` order)
- * and the turns that ran it (`running`, then `completed`, `failed` or `interrupted`).
+ * and the turns that ran it (`running`, then `completed`, `failed` or `interrupted`). Message and
+ * chat ids are unique within their workspace only (clients may choose them), so every lookup
+ * names the workspace too.
  */
 import type { Knex } from 'knex';
 import type { ThinkingLevel } from '../agents/catalog';
@@ -48,10 +50,13 @@ export interface Sender {
 }
 
 export function createReplicaMessagesRepository(db: Knex) {
+  const ofChat = (replicaId: string, chatId: string, trx: Knex) => trx('replica_messages').where({ replica_id: replicaId, chat_id: chatId });
+  const byId = (replicaId: string, messageId: string, trx: Knex) => trx('replica_messages').where({ replica_id: replicaId, id: messageId });
+
   return {
-    async queued(chatId: string, trx: Knex = db): Promise<QueuedRow[]> {
-      return trx('replica_messages')
-        .where({ chat_id: chatId, status: 'queued' })
+    async queued(replicaId: string, chatId: string, trx: Knex = db): Promise<QueuedRow[]> {
+      return ofChat(replicaId, chatId, trx)
+        .where({ status: 'queued' })
         .orderBy([{ column: 'queue_position' }, { column: 'created_at' }, { column: 'id' }])
         .select('id', 'content', 'queue_position', 'created_at', 'sender_user_id', 'sender_email');
     },
@@ -61,8 +66,8 @@ export function createReplicaMessagesRepository(db: Knex) {
      * running before it. Call it with the replica locked, so two sends keep their order.
      */
     async enqueue(message: NewMessage, trx: Knex): Promise<{ ahead: number }> {
-      const ahead = await trx('replica_messages').where({ chat_id: message.chat_id }).whereIn('status', ['queued', 'running']).count({ count: '*' }).first();
-      const max = await trx('replica_messages').where({ chat_id: message.chat_id }).max({ max: 'queue_position' }).first();
+      const ahead = await ofChat(message.replica_id, message.chat_id, trx).whereIn('status', ['queued', 'running']).count({ count: '*' }).first();
+      const max = await ofChat(message.replica_id, message.chat_id, trx).max({ max: 'queue_position' }).first();
       await trx('replica_messages').insert({
         ...message,
         status: 'queued',
@@ -73,65 +78,66 @@ export function createReplicaMessagesRepository(db: Knex) {
     },
 
     /** Drops one queued message, or all of the chat's when `messageId` is absent; the count dropped. */
-    async deleteQueued(chatId: string, messageId?: string, trx: Knex = db): Promise<number> {
-      return trx('replica_messages')
-        .where({ chat_id: chatId, status: 'queued', ...(messageId ? { id: messageId } : {}) })
+    async deleteQueued(replicaId: string, chatId: string, messageId?: string, trx: Knex = db): Promise<number> {
+      return ofChat(replicaId, chatId, trx)
+        .where({ status: 'queued', ...(messageId ? { id: messageId } : {}) })
         .delete();
     },
 
-    async setQueuePosition(messageId: string, position: number, trx: Knex = db): Promise<void> {
-      await trx('replica_messages').where({ id: messageId }).update({ queue_position: position });
+    async setQueuePosition(replicaId: string, messageId: string, position: number, trx: Knex = db): Promise<void> {
+      await byId(replicaId, messageId, trx).update({ queue_position: position });
     },
 
     /**
      * The chat's next queued message, now `running` with its chat marked processing; null when
      * nothing is queued. A message another worker is claiming is skipped, not waited for.
      */
-    async claimNext(chatId: string): Promise<MessageRow | null> {
+    async claimNext(replicaId: string, chatId: string): Promise<MessageRow | null> {
       return db.transaction(async (trx) => {
-        const next = (await trx('replica_messages').where({ chat_id: chatId, status: 'queued' }).orderBy('queue_position').forUpdate().skipLocked().first()) as
-          | MessageRow
-          | undefined;
+        const next = (await ofChat(replicaId, chatId, trx).where({ status: 'queued' }).orderBy('queue_position').forUpdate().skipLocked().first()) as MessageRow | undefined;
         if (!next) return null;
-        await trx('replica_messages').where({ id: next.id }).update({ status: 'running', started_at: trx.fn.now() });
-        await trx('replica_chats').where({ id: chatId }).update({ processing: true, updated_at: trx.fn.now() });
+        await byId(replicaId, next.id, trx).update({ status: 'running', started_at: trx.fn.now() });
+        await trx('replica_chats').where({ replica_id: replicaId, id: chatId }).update({ processing: true, updated_at: trx.fn.now() });
         return next;
       });
     },
 
     /** The chat's running message (a chat runs one turn at a time). */
-    async running(chatId: string, trx: Knex = db): Promise<MessageRow | null> {
-      return ((await trx('replica_messages').where({ chat_id: chatId, status: 'running' }).first()) as MessageRow | undefined) ?? null;
+    async running(replicaId: string, chatId: string, trx: Knex = db): Promise<MessageRow | null> {
+      return ((await ofChat(replicaId, chatId, trx).where({ status: 'running' }).first()) as MessageRow | undefined) ?? null;
     },
 
-    async findById(messageId: string, trx: Knex = db): Promise<MessageRow | null> {
-      return ((await trx('replica_messages').where({ id: messageId }).first()) as MessageRow | undefined) ?? null;
+    async findById(replicaId: string, messageId: string, trx: Knex = db): Promise<MessageRow | null> {
+      return ((await byId(replicaId, messageId, trx).first()) as MessageRow | undefined) ?? null;
     },
 
     /** The agent's final text of the turn that ran this message (kept for the threads it answers). */
-    async setReply(messageId: string, text: string, trx: Knex = db): Promise<void> {
-      await trx('replica_messages').where({ id: messageId }).update({ reply_text: text });
+    async setReply(replicaId: string, messageId: string, text: string, trx: Knex = db): Promise<void> {
+      await byId(replicaId, messageId, trx).update({ reply_text: text });
     },
 
-    async reply(messageId: string, trx: Knex = db): Promise<{ chat_id: string; status: MessageStatus; reply_text: string | null; error: string | null } | null> {
-      return (await trx('replica_messages').where({ id: messageId }).first('chat_id', 'status', 'reply_text', 'error')) ?? null;
+    async reply(
+      replicaId: string,
+      messageId: string,
+      trx: Knex = db,
+    ): Promise<{ chat_id: string; status: MessageStatus; reply_text: string | null; error: string | null } | null> {
+      return (await byId(replicaId, messageId, trx).first('chat_id', 'status', 'reply_text', 'error')) ?? null;
     },
 
-    async setAgentSession(messageId: string, sessionId: number, trx: Knex = db): Promise<void> {
-      await trx('replica_messages').where({ id: messageId }).update({ agent_session: sessionId });
+    async setAgentSession(replicaId: string, messageId: string, sessionId: number, trx: Knex = db): Promise<void> {
+      await byId(replicaId, messageId, trx).update({ agent_session: sessionId });
     },
 
-    async finish(messageId: string, status: Exclude<MessageStatus, 'queued' | 'running'>, error: string | null, trx: Knex = db): Promise<void> {
-      await trx('replica_messages').where({ id: messageId }).update({ status, completed_at: trx.fn.now(), error });
+    async finish(replicaId: string, messageId: string, status: Exclude<MessageStatus, 'queued' | 'running'>, error: string | null, trx: Knex = db): Promise<void> {
+      await byId(replicaId, messageId, trx).update({ status, completed_at: trx.fn.now(), error });
     },
 
     /**
      * Who sent the chat's messages: those in `messageIds`, and any recorded between `from` and
      * `to`; messages with neither a sender user nor an email are left out.
      */
-    async senders(chatId: string, window: { from: Date; to: Date; messageIds: string[] }, trx: Knex = db): Promise<Sender[]> {
-      return trx('replica_messages')
-        .where({ chat_id: chatId })
+    async senders(replicaId: string, chatId: string, window: { from: Date; to: Date; messageIds: string[] }, trx: Knex = db): Promise<Sender[]> {
+      return ofChat(replicaId, chatId, trx)
         .where((q) => q.whereNotNull('sender_user_id').orWhereNotNull('sender_email'))
         .where((q) => {
           void q.whereBetween('created_at', [window.from, window.to]);

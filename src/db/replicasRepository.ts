@@ -111,9 +111,14 @@ export function createReplicasRepository(db: Knex) {
       return row ? { chatId: row.chat_id, messageId: row.id } : null;
     },
 
-    /** Locks the row until the transaction ends: edits of one replica's chats go one at a time. */
+    /**
+     * Locks the row until the transaction ends: edits of one replica's chats go one at a time.
+     * `FOR NO KEY UPDATE`, not `FOR UPDATE`: rows that reference the replica (events, messages)
+     * may still be inserted meanwhile, or a queue edit holding its chat and emitting an event
+     * and a send holding the replica and inserting into that chat deadlock.
+     */
     async lock(id: string, trx: Knex.Transaction): Promise<Pick<ReplicaRow, 'id' | 'status'> | null> {
-      return (await trx('replicas').where({ id }).forUpdate().first('id', 'status')) ?? null;
+      return (await trx('replicas').where({ id }).forNoKeyUpdate().first('id', 'status')) ?? null;
     },
 
     /** Something happened in the workspace now; `agentModels` records a model a message chose. */

@@ -1,6 +1,6 @@
 import { AGENT_IDS, THINKING_LEVELS } from '../agents/catalog';
 import type { JsonSchema } from '../http/route';
-import { dateTime, object, uuid } from './common';
+import { dateTime, object, pageParam, uuid } from './common';
 
 const agent = { enum: [...AGENT_IDS] };
 const thinking = { enum: [...THINKING_LEVELS] };
@@ -102,7 +102,7 @@ export const replicaListItemSchema: JsonSchema = {
 };
 
 export const listReplicasQuery = object({
-  page: { type: 'integer', minimum: 1, default: 1 },
+  page: pageParam,
   limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
   user_id: uuid,
   source: { enum: ['api', 'dashboard', 'automation', 'github', 'gitlab', 'slack', 'linear'] },

@@ -80,7 +80,7 @@ export function createChatsService(deps: {
       const replica = await accessReplica(replicas, actor, replicaId);
       await repos.transact(async (trx) => {
         await accessChat(replicaChats, replica.id, chatId, { forUpdate: true }, trx);
-        await replicaChats.markDeleted(chatId, trx);
+        await replicaChats.markDeleted(replica.id, chatId, trx);
         await events.emit(replica.id, 'chat.deleted', { chatId }, trx);
       });
     },

@@ -39,7 +39,7 @@ export function createHistoryService(deps: {
       let senders: Array<{ senderUserId: string | null; senderEmail: string | null; recordedAt: string }> = [];
       if (page.length > 0) {
         const messageIds = [...new Set(page.map((e) => e.message_id).filter((id): id is string => !!id))];
-        const rows = await replicaMessages.senders(chat.id, { from: page[0]!.timestamp, to: page[page.length - 1]!.timestamp, messageIds });
+        const rows = await replicaMessages.senders(replica.id, chat.id, { from: page[0]!.timestamp, to: page[page.length - 1]!.timestamp, messageIds });
         senders = rows.map((r) => ({ senderUserId: r.sender_user_id, senderEmail: r.sender_email, recordedAt: r.created_at.toISOString() }));
       }
       return {

@@ -8,6 +8,7 @@ import type { OutboundPolicy } from '../../integrations/outbound/addressGuard';
 import { CANONICAL_UUID } from '../../domain/inputHygiene';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AgentId, ThinkingLevel } from '../../agents/catalog';
+import { sealedField } from '../../crypto/sealedFields';
 import type { SecretBox } from '../../crypto/secretBox';
 import type { Repositories } from '../../db';
 import type { ReplicaListQuery, ReplicaRow } from '../../db/replicasRepository';
@@ -132,8 +133,9 @@ export function createReplicasService(deps: ReplicasDeps) {
       const refused = webhook ? await deps.outbound.checkUrl(webhook.url) : null;
       if (refused) throw invalid('Invalid body', `body.webhook_url: ${refused}`);
       const engineSecret = randomBytes(32).toString('base64url');
+      const replicaId = randomUUID();
       const fresh = {
-        ids: { replicaId: randomUUID(), chatId: randomUUID(), messageId: randomUUID() },
+        ids: { replicaId, chatId: randomUUID(), messageId: randomUUID() },
         actor,
         source,
         environmentId: env.id,
@@ -147,8 +149,10 @@ export function createReplicasService(deps: ReplicasDeps) {
         size: input.size,
         lifecyclePolicy: input.lifecycle_policy,
         config: input.config,
-        webhook: webhook ? { url: webhook.url, sealedSecret: webhook.secret ? secretBox.seal(webhook.secret) : null } : null,
-        engineSecret: { sealed: secretBox.seal(engineSecret), hash: hashEngineSecret(engineSecret) },
+        webhook: webhook
+          ? { url: webhook.url, sealedSecret: webhook.secret ? secretBox.seal(webhook.secret, sealedField('replicas', 'webhook_secret_sealed', replicaId)) : null }
+          : null,
+        engineSecret: { sealed: secretBox.seal(engineSecret, sealedField('replicas', 'engine_secret_sealed', replicaId)), hash: hashEngineSecret(engineSecret) },
         repositories: await repos.codeRepositories.boundTo(actor.organizationId, env),
       };
       const row = await replicas.insertWithFirstMessage(newReplicaRecord(fresh));
@@ -162,7 +166,7 @@ export function createReplicasService(deps: ReplicasDeps) {
         historyLimit: timings.historyLimit,
         hasWebhook: !!row.webhook_url,
       };
-      await temporal.startWorkspace(workspace, fresh.ids.chatId);
+      await temporal.startWorkspace(workspace, fresh.ids.chatId, { names: { replicaName: row.name } });
       return row;
     },
 

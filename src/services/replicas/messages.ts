@@ -115,7 +115,7 @@ export function createMessagesService(deps: {
         return { chat, created, messageId, position: ahead };
       })
       .catch((err: unknown) => {
-        // A client-chosen id already taken (a message id, or a chat id of any workspace).
+        // A client-chosen id this workspace already has (a message id, or a new chat's id).
         if (isUniqueViolation(err)) throw conflict('A message or chat with this id already exists');
         throw err;
       });

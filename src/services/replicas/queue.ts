@@ -48,15 +48,15 @@ export function createQueueService(deps: { repos: Pick<Repositories, 'transact' 
   const { replicas, replicaChats, replicaMessages } = repos;
 
   /** Runs an edit with the chat locked, then answers the queue as it is after the edit. */
-  async function edit(actor: Actor, replicaId: string, chatId: string, change: (trx: Transaction) => Promise<void>): Promise<QueueView['queue']> {
+  async function edit(actor: Actor, replicaId: string, chatId: string, change: (trx: Transaction, replicaId: string) => Promise<void>): Promise<QueueView['queue']> {
     const replica = await accessReplica(replicas, actor, replicaId);
     return repos.transact(async (trx) => {
       await accessChat(replicaChats, replica.id, chatId, { forUpdate: true }, trx);
-      await change(trx);
-      await replicaChats.touch(chatId, trx);
+      await change(trx, replica.id);
+      await replicaChats.touch(replica.id, chatId, trx);
       const chat = await replicaChats.findWithLastMessage(replica.id, chatId, trx);
       await events.emit(replica.id, 'chat.updated', { chat: chat ? engineChatSummary(chat) : null }, trx);
-      return (await replicaMessages.queued(chatId, trx)).map(serializeQueued);
+      return (await replicaMessages.queued(replica.id, chatId, trx)).map(serializeQueued);
     });
   }
 
@@ -64,22 +64,22 @@ export function createQueueService(deps: { repos: Pick<Repositories, 'transact' 
     async get(actor: Actor, replicaId: string, chatId: string): Promise<QueueView> {
       const replica = await accessReplica(replicas, actor, replicaId);
       const chat = await accessChat(replicaChats, replica.id, chatId);
-      return { chatId: chat.id, processing: chat.processing, queue: (await replicaMessages.queued(chat.id)).map(serializeQueued) };
+      return { chatId: chat.id, processing: chat.processing, queue: (await replicaMessages.queued(replica.id, chat.id)).map(serializeQueued) };
     },
 
     clear: (actor: Actor, replicaId: string, chatId: string) =>
-      edit(actor, replicaId, chatId, async (trx) => {
-        await replicaMessages.deleteQueued(chatId, undefined, trx);
+      edit(actor, replicaId, chatId, async (trx, id) => {
+        await replicaMessages.deleteQueued(id, chatId, undefined, trx);
       }),
 
     remove: (actor: Actor, replicaId: string, chatId: string, messageId: string) =>
-      edit(actor, replicaId, chatId, async (trx) => {
-        if ((await replicaMessages.deleteQueued(chatId, messageId, trx)) === 0) throw notFound('Queued message');
+      edit(actor, replicaId, chatId, async (trx, id) => {
+        if ((await replicaMessages.deleteQueued(id, chatId, messageId, trx)) === 0) throw notFound('Queued message');
       }),
 
     reorder: (actor: Actor, replicaId: string, chatId: string, input: { messageId: string; position: number }) =>
-      edit(actor, replicaId, chatId, async (trx) => {
-        const rows = await replicaMessages.queued(chatId, trx);
+      edit(actor, replicaId, chatId, async (trx, id) => {
+        const rows = await replicaMessages.queued(id, chatId, trx);
         const from = rows.findIndex((r) => r.id === input.messageId);
         if (from === -1) throw notFound('Queued message');
         const others = rows.filter((r) => r.id !== input.messageId);
@@ -88,7 +88,7 @@ export function createQueueService(deps: { repos: Pick<Repositories, 'transact' 
           input.position,
         );
         if (position !== null) {
-          await replicaMessages.setQueuePosition(input.messageId, position, trx);
+          await replicaMessages.setQueuePosition(id, input.messageId, position, trx);
           return;
         }
         // Neighbours too close to split: renumber the whole queue, keeping it after anything
@@ -96,7 +96,7 @@ export function createQueueService(deps: { repos: Pick<Repositories, 'transact' 
         const ordered = [...others];
         ordered.splice(Math.min(input.position, others.length), 0, rows[from]!);
         const base = Math.floor(rows[0]!.queue_position);
-        for (const [i, row] of ordered.entries()) await replicaMessages.setQueuePosition(row.id, base + i, trx);
+        for (const [i, row] of ordered.entries()) await replicaMessages.setQueuePosition(id, row.id, base + i, trx);
       }),
   };
 }
