@@ -31,7 +31,7 @@ export interface AutomationRow extends AgentSettings {
 export type AutomationWrite = Partial<Omit<AutomationRow, 'created_at' | 'updated_at'>>;
 
 /** What the event inbox reads of an automation before it records an event for it. */
-export type InboxAutomation = Pick<AutomationRow, 'id' | 'organization_id' | 'enabled' | 'debounce_seconds' | 'config'>;
+export type InboxAutomation = Pick<AutomationRow, 'id' | 'organization_id' | 'name' | 'enabled' | 'debounce_seconds' | 'config'>;
 
 /** A connected repository whose URL may be an event's, with an enabled automation listening for that event (or none). */
 export interface EventRoute {
@@ -102,7 +102,7 @@ export function createAutomationsRepository(db: Knex) {
      * and the event sees the automation as it is after them.
      */
     async lockForEvent(id: string, trx: Knex): Promise<InboxAutomation | null> {
-      return (await trx('automations').where({ id }).forShare().first('id', 'organization_id', 'enabled', 'debounce_seconds', 'config')) ?? null;
+      return (await trx('automations').where({ id }).forShare().first('id', 'organization_id', 'name', 'enabled', 'debounce_seconds', 'config')) ?? null;
     },
 
     /** For the inbound webhook: an equality lookup on the token's hash (unique index). */

@@ -67,6 +67,16 @@ export function checkStrings(value: unknown, at: string): void {
 }
 
 /**
+ * Throws a 400 naming the first number that is not finite: coercing a query or path parameter
+ * turns `1e400` into Infinity, which ajv then takes for an integer and no query can mean.
+ */
+export function checkFinite(value: unknown, at: string): void {
+  if (typeof value === 'number' && !Number.isFinite(value)) throw invalid(refusal(at), `${at}: must be a finite number`);
+  if (Array.isArray(value)) value.forEach((item, i) => checkFinite(item, pathOf(at, i)));
+  else if (value !== null && typeof value === 'object') for (const [key, item] of Object.entries(value)) checkFinite(item, pathOf(at, key));
+}
+
+/**
  * Parses JSON text that will be stored or echoed: bounded depth, then parsed, then every
  * string checked. `at` names the location in errors (`body`, `payload`).
  */

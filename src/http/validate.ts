@@ -6,7 +6,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats';
 import { invalid } from '../domain/errors';
-import { CANONICAL_UUID, checkStrings } from '../domain/inputHygiene';
+import { CANONICAL_UUID, checkFinite, checkStrings } from '../domain/inputHygiene';
 import type { JsonSchema } from './route';
 
 const bodyAjv = new Ajv({ allErrors: false, strict: true, useDefaults: false });
@@ -53,7 +53,10 @@ export function compileValidator(location: 'body' | 'query' | 'params', schema: 
   return (value) => {
     // Query strings and path segments can carry NUL too (`?search=%00`); bodies were checked when parsed.
     if (location !== 'body') checkStrings(value, location);
-    if (fn(value)) return value;
+    if (fn(value)) {
+      if (location !== 'body') checkFinite(value, location);
+      return value;
+    }
     const detail = describe(location, fn.errors![0]!);
     throw invalid(`Invalid ${location === 'params' ? 'path parameter' : location}`, detail);
   };

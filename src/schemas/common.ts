@@ -20,9 +20,13 @@ export function object(properties: Record<string, JsonSchema>, required: string[
   return { type: 'object', additionalProperties: false, properties, required };
 }
 
+/** The last page any list answers: its offset must stay within PostgreSQL's bigint (a 500 before). */
+export const MAX_PAGE = 1_000_000;
+export const pageParam: JsonSchema = { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 };
+
 export function pageQuery(defaultLimit: number, extra: Record<string, JsonSchema> = {}): JsonSchema {
   return object({
-    page: { type: 'integer', minimum: 1, default: 1 },
+    page: pageParam,
     limit: { type: 'integer', minimum: 1, maximum: 100, default: defaultLimit },
     ...extra,
   });

@@ -1,7 +1,7 @@
 /**
  * The caller's own account: their profile, their personal API keys, and (for admins) the
  * organization's API keys. Secrets are generated here, returned once and never stored; a
- * revoked key fails on its next request because authentication reads the table every time.
+ * revoked key fails on its next request, in every API process (identity.ts tells their caches).
  */
 import type { Repositories } from '../db';
 import type { ApiKeyOwner, ApiKeySummary, UserRow } from '../db/identityRepository';
@@ -50,7 +50,7 @@ function organizationKeys(actor: Actor): ApiKeyOwner {
   return { organizationId: actor.organizationId, kind: 'org' };
 }
 
-export function createUserAccountService(deps: { repos: Pick<Repositories, 'identity'>; identity: Pick<IdentityService, 'createKey'> }) {
+export function createUserAccountService(deps: { repos: Pick<Repositories, 'identity'>; identity: Pick<IdentityService, 'createKey' | 'revokeKey'> }) {
   const repo = deps.repos.identity;
 
   /** Each key records the key that created it. */
@@ -72,7 +72,7 @@ export function createUserAccountService(deps: { repos: Pick<Repositories, 'iden
 
   /** Missing, already revoked and someone else's all look the same: 404. */
   async function revokeKey(actor: Actor, owner: ApiKeyOwner, id: string) {
-    if (!(await repo.revokeApiKey(owner, id, actor.keyId))) throw notFound('API key');
+    if (!(await deps.identity.revokeKey(owner, id, actor.keyId))) throw notFound('API key');
   }
 
   return {

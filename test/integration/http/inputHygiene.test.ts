@@ -70,6 +70,28 @@ describe('input hygiene', () => {
     expect(errorOf(search).details).to.equal('query.search: must not contain NUL characters');
   });
 
+  it('refuses a query number that coerces to Infinity instead of ignoring it (found by the fuzzer)', async () => {
+    const api = as((await newOrg('hygiene')).org_api_key);
+    for (const path of ['/v1/environments?page=1e400', '/v1/organization/api-keys?limit=3&page=1e400']) {
+      const res = await api.get(path);
+      expect(res.status, path).to.equal(400);
+      expect(errorOf(res).details, path).to.equal('query.page: must be a finite number');
+    }
+    expect((await api.get('/v1/environments?page=1e3')).status).to.equal(200);
+  });
+
+  it('refuses a page past the millionth, whose offset PostgreSQL cannot take (found by the fuzzer)', async () => {
+    const api = as((await newOrg('hygiene')).org_api_key);
+    for (const path of ['/v1/organization/api-keys?limit=2&page=99999999999999999999', '/v1/replica?limit=6&page=99999999999999999999', '/v1/automations?page=1000001']) {
+      const res = await api.get(path);
+      expect(res.status, path).to.equal(400);
+      expect(errorOf(res).details, path).to.equal('query.page: must be <= 1000000');
+    }
+    const last = await api.get('/v1/replica?limit=100&page=1000000');
+    expect(last.status).to.equal(200);
+    expect(last.body.replicas).to.deep.equal([]);
+  });
+
   it('refuses JSON nested deeper than 64 levels before parsing it', async () => {
     const { org_api_key: key } = await newOrg('hygiene');
     const deep = `{"message":"hi","config":${'['.repeat(10_000)}${']'.repeat(10_000)}}`;
@@ -108,6 +130,10 @@ describe('input hygiene', () => {
       expect(answer).to.match(/content-type: application\/json/i);
       expect(bodyOf(answer).details).to.match(details);
     }
+    // HEAD gets the status without a body, which its client would take for a second answer (found by the fuzzer).
+    const head = await rawRequest(`HEAD /v1/environments HTTP/1.1\r\n${host}X-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(statusOf(head)).to.equal(431);
+    expect(head.slice(head.indexOf('\r\n\r\n') + 4)).to.equal('');
     // The server is still there.
     expect((await request('GET', '/readyz')).status).to.be.oneOf([200, 503]);
   });
