@@ -11,6 +11,7 @@ import type { Repositories } from '../src/db';
 import type { Actor } from '../src/domain/actor';
 import { groupsKey } from '../src/domain/automations/events';
 import type { Logger } from '../src/logger';
+import { automationRuns } from '../src/metrics';
 import type { ExecutionRow, ExecutionStatus } from '../src/db/automationExecutionsRepository';
 import type { AutomationRow } from '../src/db/automationsRepository';
 import { normaliseConfig } from '../src/domain/automations/rules';
@@ -135,7 +136,8 @@ export function createAutomationRunActivities(deps: AutomationRunActivityDeps) {
 
     /** Finishes a not-yet-finished execution, applying the circuit breaker. Idempotent. */
     async finishExecution(executionId: string, ok: boolean, error: string | null): Promise<void> {
-      const { disabledAutomationId } = await executions.finish(executionId, ok, error);
+      const { finished, disabledAutomationId } = await executions.finish(executionId, ok, error);
+      if (finished) automationRuns.inc({ result: ok ? 'completed' : 'failed' });
       if (disabledAutomationId) deps.logger.warn('automation disabled by the circuit breaker', { automationId: disabledAutomationId, executionId });
     },
   };

@@ -11,16 +11,21 @@ import { ParentClosePolicy, condition, defineSignal, getExternalWorkflowHandle, 
 import { checks, runRecords } from './activities';
 import { failureMessage } from './failures';
 import { RUN_SIGNALS, WORKSPACE_SIGNALS, automationRunWorkflowId, workspaceWorkflowId, type AutomationRunInput, type RunOutcome } from './shared';
+import { childVisibility } from './visibility';
 import { workspaceWorkflow } from './workspace';
 
 export const runTurnFinished = defineSignal<[RunOutcome]>(RUN_SIGNALS.turnFinished);
 
-/** Starts `run/{executionId}` as a child that outlives its starter (a cron loop or a debounce window). */
-export async function startRunChild(input: AutomationRunInput): Promise<void> {
+/**
+ * Starts `run/{executionId}` as a child that outlives its starter (a cron loop or a debounce
+ * window); `trigger` when the starter's own does not say it (the cron loop has none).
+ */
+export async function startRunChild(input: AutomationRunInput, trigger?: string): Promise<void> {
   await startChild(automationRunWorkflow, {
     workflowId: automationRunWorkflowId(input.executionId),
     args: [input],
     parentClosePolicy: ParentClosePolicy.ABANDON,
+    ...childVisibility({ organizationId: input.organizationId, automationId: input.automationId, executionId: input.executionId, ...(trigger ? { trigger } : {}) }),
   });
 }
 
@@ -60,6 +65,7 @@ export async function automationRunWorkflow(input: AutomationRunInput): Promise<
         workflowId: workspaceWorkflowId(run.workspace.replicaId),
         args: [{ ...run.workspace, firstChatId: run.chatId, reportTo }],
         parentClosePolicy: ParentClosePolicy.ABANDON,
+        ...childVisibility({ replicaId: run.workspace.replicaId }),
       });
     }
     const finished = await condition(() => told !== undefined, TURN_LIMIT);

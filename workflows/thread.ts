@@ -10,6 +10,7 @@ import { ParentClosePolicy, getExternalWorkflowHandle, log, startChild } from '@
 import { threadReplies, threadRouting } from './activities';
 import { failureMessage } from './failures';
 import { WORKSPACE_SIGNALS, workspaceWorkflowId, type ThreadEventInput } from './shared';
+import { childVisibility } from './visibility';
 import { workspaceWorkflow } from './workspace';
 
 export async function threadEventWorkflow(input: ThreadEventInput): Promise<void> {
@@ -31,6 +32,7 @@ export async function threadEventWorkflow(input: ThreadEventInput): Promise<void
       workflowId: workspaceWorkflowId(routing.replicaId),
       args: [{ ...routed.start, firstChatId: routing.chatId }],
       parentClosePolicy: ParentClosePolicy.ABANDON,
+      ...childVisibility({ replicaId: routing.replicaId }),
     });
   } else {
     // The workspace's workflow runs for as long as the workspace lives (sleeping included); the

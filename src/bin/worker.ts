@@ -1,6 +1,7 @@
 /** Production worker process: Temporal workflows and activities (Docker sandboxes). */
 import { loadConfig, requireProductionSettings } from '../config';
 import { createLogger } from '../logger';
+import { startMetricsServer } from '../metrics/server';
 import { migrate, openDatabase, startWorker } from '../processes';
 import { onShutdown } from './shutdown';
 
@@ -12,7 +13,11 @@ async function main() {
   await migrate(database, config);
   const worker = await startWorker({ config, logger, database, temporalAddress: config.temporalAddress! });
   logger.info('worker running', { taskQueue: config.taskQueue });
+  const { workerPort, workerHost, token } = config.metrics;
+  const metrics = workerPort > 0 ? await startMetricsServer({ port: workerPort, host: workerHost, token, logger }) : null;
+  if (metrics) logger.info('worker metrics listening', { host: workerHost, port: workerPort, auth: token ? 'bearer token' : 'none' });
   onShutdown(logger, async () => {
+    await metrics?.close();
     await worker.shutdown();
     await database.close();
   });

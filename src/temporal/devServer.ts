@@ -1,11 +1,13 @@
 /**
  * Runs `temporal server start-dev` as a child process on free ports (tests, `npm start`).
- * In memory unless a database file is given; WAL makes the file-backed mode bearable.
+ * In memory unless a database file is given; WAL makes the file-backed mode bearable. Hangar's
+ * search attributes are registered at start, as a cluster's operator registers them once.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { Connection } from '@temporalio/client';
 import type { Logger } from '../logger';
+import { devServerSearchAttributeArgs } from './searchAttributes';
 
 export interface DevServer {
   address: string;
@@ -57,7 +59,7 @@ export async function startTemporalDevServer(options: {
 }): Promise<DevServer> {
   const port = options.port ?? (await freePort());
   const uiPort = options.headless ? null : options.uiPort ?? (await freePort());
-  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error'];
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error', ...devServerSearchAttributeArgs()];
   if (uiPort === null) args.push('--headless');
   else args.push('--ui-port', String(uiPort));
   if (options.dbFile) args.push('--db-filename', options.dbFile, '--sqlite-pragma', 'journal_mode=wal');

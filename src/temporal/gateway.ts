@@ -28,6 +28,9 @@ import {
   debounceWindowWorkflowId,
   canvasWorkflowId,
   threadEventWorkflowId,
+  searchAttributePairs,
+  type WorkflowLabels,
+  type WorkflowMemo,
   type ThreadEventInput,
   type CanvasInput,
   type CanvasListResult,
@@ -43,10 +46,16 @@ import {
   type WorkspaceState,
 } from '../../workflows/shared';
 
+/** What a start knows beyond its input: how the work was triggered, and names for the memo. */
+export interface StartContext {
+  trigger?: string;
+  names?: WorkflowMemo;
+}
+
 export interface TemporalGateway {
   runHookTest(input: Omit<HookTestInput, 'testId'> & { testId?: string }, signal?: AbortSignal): Promise<HookTestResult>;
   /** Starts the workspace's workflow with work for its first chat. */
-  startWorkspace(input: WorkspaceInput, firstChatId: string): Promise<void>;
+  startWorkspace(input: WorkspaceInput, firstChatId: string, context?: StartContext): Promise<void>;
   /** Tells the workflow a chat has queued work. False when the workflow is gone. */
   requestWork(replicaId: string, chatId: string): Promise<boolean>;
   requestLifecycle(replicaId: string, request: LifecycleRequest): Promise<boolean>;
@@ -57,20 +66,20 @@ export interface TemporalGateway {
    */
   warmPoolChanged(input: WarmPoolInput, start: boolean): Promise<boolean>;
   /** Starts `run/{executionId}` (idempotent: an already started run is left alone). */
-  startAutomationRun(input: AutomationRunInput): Promise<void>;
+  startAutomationRun(input: AutomationRunInput, context?: StartContext): Promise<void>;
   /** Tells an automation's schedule loop to re-read it, starting the loop if needed. */
-  automationChanged(automationId: string, organizationId: string): Promise<void>;
+  automationChanged(automationId: string, organizationId: string, context?: StartContext): Promise<void>;
   /** Starts `debounce/{automation}/{key}/{window}` (idempotent like startAutomationRun). */
-  startDebounceWindow(input: DebounceWindowInput): Promise<void>;
+  startDebounceWindow(input: DebounceWindowInput, context?: StartContext): Promise<void>;
   /** Starts `cleanup/automation/{id}` (idempotent). */
-  startAutomationCleanup(input: AutomationCleanupInput): Promise<void>;
+  startAutomationCleanup(input: AutomationCleanupInput, context?: StartContext): Promise<void>;
   /** Starts `thread-event/{provider}/{deliveryId}` (idempotent by delivery). */
   startThreadEvent(provider: string, deliveryId: string, input: ThreadEventInput): Promise<void>;
   /** Terminates a running workflow; false when it is not running. */
   terminateWorkflow(workflowId: string, reason: string): Promise<boolean>;
   /** Lists a workspace's canvas, or copies one of its files into the blob store (`canvas/{uuid}`). */
-  canvas(input: Omit<Extract<CanvasInput, { op: 'list' }>, 'requestId'>): Promise<CanvasListResult>;
-  canvas(input: Omit<Extract<CanvasInput, { op: 'read' }>, 'requestId'>): Promise<CanvasReadResult>;
+  canvas(input: Omit<Extract<CanvasInput, { op: 'list' }>, 'requestId'>, organizationId?: string): Promise<CanvasListResult>;
+  canvas(input: Omit<Extract<CanvasInput, { op: 'read' }>, 'requestId'>, organizationId?: string): Promise<CanvasReadResult>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -104,13 +113,37 @@ function translate(err: unknown): never {
 /** The API's connection, or a worker's own (a worker needs no second one to start workflows). */
 export type GatewayConnection = ConnectionLike & Pick<Connection, 'workflowService'>;
 
-export function createTemporalGateway(connection: GatewayConnection, options: { namespace: string; taskQueue: string }): TemporalGateway {
+export function createTemporalGateway(
+  connection: GatewayConnection,
+  options: {
+    namespace: string;
+    taskQueue: string;
+    /** Whether starts carry Hangar's search attributes (the namespace must have them registered). */
+    searchAttributes: boolean;
+  },
+): TemporalGateway {
   const client = new Client({ connection, namespace: options.namespace });
 
+  /** The start options that make a workflow findable in the Temporal UI (nothing when off). */
+  function visibility(labels: WorkflowLabels, context?: StartContext) {
+    if (!options.searchAttributes) return {};
+    const memo = Object.fromEntries(Object.entries(context?.names ?? {}).filter(([, name]) => name));
+    return {
+      typedSearchAttributes: searchAttributePairs({ ...labels, trigger: context?.trigger ?? labels.trigger }),
+      ...(Object.keys(memo).length ? { memo } : {}),
+    };
+  }
+
   /** Starts a workflow whose id makes it unique; one already running under that id is left alone. */
-  async function startOnce<W extends (input: never) => Promise<unknown>>(type: string, workflowId: string, input: Parameters<W>[0]): Promise<void> {
+  async function startOnce<W extends (input: never) => Promise<unknown>>(
+    type: string,
+    workflowId: string,
+    input: Parameters<W>[0],
+    labels: WorkflowLabels,
+    context?: StartContext,
+  ): Promise<void> {
     try {
-      await client.workflow.start(type, { taskQueue: options.taskQueue, workflowId, args: [input] });
+      await client.workflow.start(type, { taskQueue: options.taskQueue, workflowId, args: [input], ...visibility(labels, context) });
     } catch (err) {
       if (err instanceof WorkflowExecutionAlreadyStartedError) return;
       translate(err);
@@ -136,6 +169,7 @@ export function createTemporalGateway(connection: GatewayConnection, options: { 
           workflowId: startHookTestWorkflowId(testId),
           args: [{ ...input, testId }],
           workflowExecutionTimeout: '10 minutes',
+          ...visibility({ organizationId: input.organizationId }),
         });
         // A client that hangs up cancels the test, which kills its sandbox.
         const onAbort = () => void handle.cancel().catch(() => undefined);
@@ -150,7 +184,7 @@ export function createTemporalGateway(connection: GatewayConnection, options: { 
         return translate(err);
       }
     },
-    async startWorkspace(input, firstChatId) {
+    async startWorkspace(input, firstChatId, context) {
       try {
         await client.workflow.signalWithStart<typeof workspaceWorkflow, [{ chatId: string }]>('workspaceWorkflow', {
           taskQueue: options.taskQueue,
@@ -158,6 +192,7 @@ export function createTemporalGateway(connection: GatewayConnection, options: { 
           args: [input],
           signal: WORKSPACE_SIGNALS.workRequested,
           signalArgs: [{ chatId: firstChatId }],
+          ...visibility({ organizationId: input.organizationId, replicaId: input.replicaId }, context),
         });
       } catch (err) {
         translate(err);
@@ -186,6 +221,7 @@ export function createTemporalGateway(connection: GatewayConnection, options: { 
             args: [input],
             signal: WARM_POOL_SIGNALS.changed,
             signalArgs: [],
+            ...visibility({ organizationId: input.organizationId }),
           });
           return true;
         }
@@ -196,7 +232,7 @@ export function createTemporalGateway(connection: GatewayConnection, options: { 
         return translate(err);
       }
     },
-    async automationChanged(automationId, organizationId) {
+    async automationChanged(automationId, organizationId, context) {
       try {
         await client.workflow.signalWithStart('automationScheduleWorkflow', {
           taskQueue: options.taskQueue,
@@ -204,18 +240,39 @@ export function createTemporalGateway(connection: GatewayConnection, options: { 
           args: [{ automationId, organizationId }],
           signal: AUTOMATION_SIGNALS.configChanged,
           signalArgs: [],
+          ...visibility({ organizationId, automationId }, context),
         });
       } catch (err) {
         translate(err);
       }
     },
-    startAutomationRun: (input) => startOnce<typeof automationRunWorkflow>('automationRunWorkflow', automationRunWorkflowId(input.executionId), input),
-    startDebounceWindow: (input) =>
-      startOnce<typeof debounceWindowWorkflow>('debounceWindowWorkflow', debounceWindowWorkflowId(input.automationId, input.debounceKey, input.windowNo), input),
-    startAutomationCleanup: (input) =>
-      startOnce<typeof automationCleanupWorkflow>('automationCleanupWorkflow', automationCleanupWorkflowId(input.automationId), input),
+    startAutomationRun: (input, context) =>
+      startOnce<typeof automationRunWorkflow>(
+        'automationRunWorkflow',
+        automationRunWorkflowId(input.executionId),
+        input,
+        { organizationId: input.organizationId, automationId: input.automationId, executionId: input.executionId },
+        context,
+      ),
+    startDebounceWindow: (input, context) =>
+      startOnce<typeof debounceWindowWorkflow>(
+        'debounceWindowWorkflow',
+        debounceWindowWorkflowId(input.automationId, input.debounceKey, input.windowNo),
+        input,
+        { organizationId: input.organizationId, automationId: input.automationId },
+        context,
+      ),
+    startAutomationCleanup: (input, context) =>
+      startOnce<typeof automationCleanupWorkflow>(
+        'automationCleanupWorkflow',
+        automationCleanupWorkflowId(input.automationId),
+        input,
+        { organizationId: input.organizationId, automationId: input.automationId },
+        context,
+      ),
     async startThreadEvent(provider, deliveryId, input) {
-      await startOnce<typeof threadEventWorkflow>('threadEventWorkflow', threadEventWorkflowId(provider, deliveryId), input);
+      const organizationId = input.kind === 'message' ? input.message.organizationId : input.closed.organizationId;
+      await startOnce<typeof threadEventWorkflow>('threadEventWorkflow', threadEventWorkflowId(provider, deliveryId), input, { organizationId, trigger: provider });
     },
     async terminateWorkflow(workflowId, reason) {
       try {
@@ -226,7 +283,7 @@ export function createTemporalGateway(connection: GatewayConnection, options: { 
         return translate(err);
       }
     },
-    async canvas(input: Omit<CanvasInput, 'requestId'>): Promise<any> {
+    async canvas(input: Omit<CanvasInput, 'requestId'>, organizationId?: string): Promise<any> {
       const requestId = randomUUID();
       try {
         return await client.workflow.execute<typeof canvasWorkflow>('canvasWorkflow', {
@@ -234,6 +291,7 @@ export function createTemporalGateway(connection: GatewayConnection, options: { 
           workflowId: canvasWorkflowId(requestId),
           args: [{ ...input, requestId } as CanvasInput],
           workflowExecutionTimeout: '3 minutes',
+          ...visibility({ organizationId, replicaId: input.replicaId }),
         });
       } catch (err) {
         return translate(err);

@@ -14,15 +14,24 @@ import {
 import { createActivities, type ActivityDeps } from '../../activities';
 import type { Logger } from '../logger';
 
-let runtimeInstalled = false;
+/** Set once the Runtime is installed: with the metrics address it was given. */
+let installed: { metricsAddress: string | undefined } | null = null;
 
 /**
  * Sends the SDK's own logs (TypeScript side and, at WARN and above, the native core)
- * through our JSON logger instead of stderr. The Runtime can be installed once per process.
+ * through our JSON logger instead of stderr, and with `metricsAddress` serves the SDK's worker
+ * metrics (polls, task latencies, slots, sticky cache) in Prometheus format at
+ * `http://{metricsAddress}/metrics`. The Runtime can be installed once per process, before any
+ * connection: later calls (tests build several workers in one process) change nothing.
  */
-function installRuntime(logger: Logger): void {
-  if (runtimeInstalled) return;
-  runtimeInstalled = true;
+function installRuntime(logger: Logger, metricsAddress: string | undefined): void {
+  if (installed) {
+    if (metricsAddress !== installed.metricsAddress) {
+      logger.warn('the Temporal runtime was installed earlier in this process; its metrics address stays as it was', { metricsAddress, installed: installed.metricsAddress ?? 'none' });
+    }
+    return;
+  }
+  installed = { metricsAddress };
   const levels: Record<TemporalLogLevel, keyof Logger> = { TRACE: 'debug', DEBUG: 'debug', INFO: 'debug', WARN: 'warn', ERROR: 'error' };
   const sdkLogger = logger.child({ component: 'temporal-sdk' });
   Runtime.install({
@@ -30,8 +39,13 @@ function installRuntime(logger: Logger): void {
       const { sdkComponent, taskQueue, workflowId, workflowType, activityType } = (entry.meta ?? {}) as Record<string, unknown>;
       (sdkLogger[levels[entry.level]] as Logger['info'])(entry.message, { sdkComponent, taskQueue, workflowId, workflowType, activityType });
     }),
-    telemetryOptions: { logging: { filter: { core: 'WARN', other: 'ERROR' }, forward: {} } },
+    telemetryOptions: {
+      logging: { filter: { core: 'WARN', other: 'ERROR' }, forward: {} },
+      // Temporal's default names and units, which its published dashboards expect.
+      ...(metricsAddress ? { metrics: { prometheus: { bindAddress: metricsAddress } } } : {}),
+    },
   });
+  if (metricsAddress) logger.info('temporal sdk metrics listening', { address: metricsAddress });
 }
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | null = null;
@@ -61,9 +75,12 @@ export interface WorkerDeps {
   shutdownGraceMs: number;
 }
 
-/** The worker's one connection: it polls, and its client starts and stops workflows. */
-export async function connectWorker(address: string, logger: Logger): Promise<NativeConnection> {
-  installRuntime(logger);
+/**
+ * The worker's one connection: it polls, and its client starts and stops workflows.
+ * `metricsAddress` (host:port): where the SDK serves its own metrics (HANGAR_TEMPORAL_METRICS_ADDRESS).
+ */
+export async function connectWorker(address: string, logger: Logger, metricsAddress?: string): Promise<NativeConnection> {
+  installRuntime(logger, metricsAddress);
   return NativeConnection.connect({ address });
 }
 
