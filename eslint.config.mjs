@@ -16,7 +16,7 @@ const below = (...folders) => ({
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'crypto', 'child_process', 'net', 'http', 'https', 'stream', 'events', 'util', 'timers'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.hangar/**', 'dist/**', 'eslint.config.mjs', '.dependency-cruiser.cjs'] },
+  { ignores: ['node_modules/**', '.hangar/**', 'dist/**', 'client/dist/**', 'eslint.config.mjs', '.dependency-cruiser.cjs'] },
   ...tseslint.configs.recommended,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
