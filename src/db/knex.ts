@@ -3,7 +3,6 @@
  * (one connection, data under a directory) when the dev process runs without one.
  */
 import knexFactory, { type Knex } from 'knex';
-import ClientPgLite from 'knex-pglite';
 import { migrationSource } from './migrations';
 
 export type Db = Knex;
@@ -18,23 +17,11 @@ export function createPostgresKnex(databaseUrl: string, options: { schema?: stri
   });
 }
 
-/**
- * knex-pglite names a delete's command `DEL`, which knex's PostgreSQL response handling does
- * not recognise, so `delete()` resolved to a result object instead of the row count that the
- * server dialect returns. Renaming the method before the response is processed fixes it.
- */
-interface ResponseProcessor {
-  processResponse(obj: { method?: string }, runner: unknown): unknown;
-}
-
-class EmbeddedClient extends (ClientPgLite as unknown as new (config: Knex.Config) => ResponseProcessor) {
-  override processResponse(obj: { method?: string }, runner: unknown): unknown {
-    return super.processResponse(obj.method === 'del' ? { ...obj, method: 'delete' } : obj, runner);
-  }
-}
-
 /** `dataDir` undefined keeps the database in memory (tests of the embedded path). */
 export function createEmbeddedKnex(dataDir?: string): Knex {
+  // Loaded only here: PGlite's WebAssembly build adds about 55 MB to every process that loads
+  // it, and the API and worker on PostgreSQL never do.
+  const { EmbeddedClient } = require('./embeddedClient') as typeof import('./embeddedClient');
   return knexFactory({
     client: EmbeddedClient as unknown as typeof Knex.Client,
     dialect: 'postgres',
