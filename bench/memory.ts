@@ -2,9 +2,9 @@
  * API process memory under sustained load: a production API process (`src/bin/api.ts`, its own
  * Node process, on a scratch database and a Temporal dev server of its own) takes a mix of the
  * requests clients send for BENCH_MINUTES (default 10) from 16 keep-alive loops in a worker
- * thread, while its resident set is read from /proc every 5 s. The mix: lists and reads,
- * environments and variables created and deleted, event streams opened and dropped, 400s, 404s
- * and refused keys. Prints the RSS after the first minute (warm), its peak and last value, and
+ * thread, while its resident set is read from /proc every 5 s. The mix: lists, reads and
+ * history, environments and variables created and deleted, event streams opened and dropped,
+ * 400s, 404s and refused keys. Prints the RSS after the first minute (warm), its peak and last value, and
  * the growth per minute after warm-up (least squares over the samples); targets: peak ≤ 200 MB
  * and no growth that would not level off.
  *
@@ -165,7 +165,7 @@ async function main() {
       { method: 'POST', path: '/v1/environments', body: { name: '' } },
       { method: 'GET', path: '/v1/environments', key: 'bad' },
       { method: 'DELETE', path: '/v1/environments/{env}' },
-      { method: 'GET', path: '/openapi.json' },
+      { method: 'GET', path: `/v1/replica/${replicaId}/history` },
     ];
     console.log(`API pid ${api.pid}; ${LOOPS} loops for ${MINUTES} min; RSS every ${SAMPLE_MS / 1000} s`);
     const started = Date.now();
