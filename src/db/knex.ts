@@ -29,9 +29,33 @@ export function createEmbeddedKnex(dataDir?: string): Knex {
   } as Knex.Config);
 }
 
+/** An arbitrary constant naming Hangar's migration lock among the server's advisory locks. */
+const MIGRATION_LOCK = 0x4a4e4752;
+
+/**
+ * Migrates to the latest schema. On PostgreSQL, every process that starts migrates, so two that
+ * start together on an empty database would both create knex's own tables (and the schema)
+ * before knex's migration lock exists: one of them failed with a duplicate key in pg_type. A
+ * session-level advisory lock, held on one pooled connection around the whole migration, makes
+ * the second wait and then find nothing left to do.
+ */
 export async function migrateToLatest(db: Knex, schema?: string): Promise<void> {
-  if (schema) await db.raw('CREATE SCHEMA IF NOT EXISTS ??', [schema]);
-  await db.migrate.latest({ migrationSource, schemaName: schema });
+  const run = async () => {
+    if (schema) await db.raw('CREATE SCHEMA IF NOT EXISTS ??', [schema]);
+    await db.migrate.latest({ migrationSource, schemaName: schema });
+  };
+  if (db.client.config.client !== 'pg') return run();
+  const connection = await db.client.acquireConnection();
+  try {
+    await connection.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await run();
+    } finally {
+      await connection.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    await db.client.releaseConnection(connection);
+  }
 }
 
 export async function pingDatabase(db: Knex): Promise<void> {
