@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import Koa, { type Context, type Middleware } from 'koa';
 import { DomainError, invalid } from '../domain/errors';
-import { statusOf } from './errors';
+import { outageOf, statusOf } from './errors';
 import type { Logger } from '../logger';
 import type { Actor } from '../domain/actor';
 import type { IdentityService } from '../services/identity';
@@ -47,6 +47,9 @@ function errorBody(ctx: Context, status: number, error: string, details: string 
   ctx.body = { error, details };
 }
 
+/** How soon a client may retry when a dependency (PostgreSQL, Temporal) is not answering. */
+const OUTAGE_RETRY_AFTER_SECONDS = 5;
+
 export function createApp(options: AppOptions): Koa {
   const app = new Koa();
   app.proxy = true;
@@ -68,6 +71,11 @@ export function createApp(options: AppOptions): Koa {
       } else if (typeof (err as { status?: unknown }).status === 'number' && (err as { expose?: boolean }).expose) {
         // Errors Koa itself raises for the client (e.g. a malformed URL): keep the status.
         errorBody(ctx, (err as { status: number }).status, (err as Error).message, null);
+      } else if (outageOf(err)) {
+        // A dependency is down: the client may retry, and the operator sees it on /readyz.
+        logger.warn('request failed: dependency unavailable', { requestId, method: ctx.method, route: ctx._matchedRoute, err: err as Error });
+        ctx.set('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS));
+        errorBody(ctx, 503, 'Service unavailable', `${outageOf(err)} is not answering; retry later (request id ${requestId})`);
       } else {
         logger.error('request failed', { requestId, method: ctx.method, route: ctx._matchedRoute, err: err as Error });
         errorBody(ctx, 500, 'Internal server error', `request id ${requestId}`);
