@@ -39,6 +39,14 @@ export interface InboxItem {
 /** Delivery ids are remembered this long (the requirement is at least 72 hours). */
 export const DELIVERY_RETENTION_DAYS = 7;
 const OPEN_ATTEMPTS = 5;
+/**
+ * How long an accepted delivery waits for its workflow starts before it is answered. Starts
+ * take milliseconds; while Temporal is down the client retries for about 20 s, past GitHub's
+ * 10-second delivery timeout. The events are committed by then, so the answer need not wait:
+ * a start still pending goes on in the background, and the worker's sweeper makes up any that
+ * fail.
+ */
+export const START_WAIT_MS = 2000;
 
 /** A workflow start, run once the transaction that recorded its rows has committed. */
 type Start = () => Promise<void>;
@@ -47,6 +55,7 @@ export function createAutomationInbox(deps: {
   repos: Pick<Repositories, 'transact' | 'automations' | 'automationExecutions' | 'automationInbox'>;
   temporal: Pick<TemporalGateway, 'startAutomationRun' | 'startDebounceWindow'>;
   logger: Logger;
+  startWaitMs?: number;
 }) {
   const { temporal } = deps;
   const { automations, automationExecutions: executions, automationInbox: inbox } = deps.repos;
@@ -119,9 +128,10 @@ export function createAutomationInbox(deps: {
             return { duplicate: false, accepted };
           });
           // Committed: the events are safe whatever happens to these starts.
-          for (const start of starts) {
-            await start().catch((err) => deps.logger.warn('workflow start deferred to the sweeper', { err }));
-          }
+          const started = Promise.all(starts.map((start) => start().catch((err) => deps.logger.warn('workflow start deferred to the sweeper', { err }))));
+          let timer: NodeJS.Timeout | undefined;
+          const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, deps.startWaitMs ?? START_WAIT_MS)));
+          await Promise.race([started, waited]).finally(() => clearTimeout(timer));
           return result;
         } catch (err) {
           if (!isUniqueViolation(err) || attempt >= OPEN_ATTEMPTS) throw err;

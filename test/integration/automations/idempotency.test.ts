@@ -109,6 +109,21 @@ describe('automation runs survive retried activities', function () {
     expect(executions.map((e) => [e.id, e.trigger_payload, e.organization_id])).to.deep.equal([[input.executionId, { n: 2 }, org.organization_id]]);
   });
 
+  it('answers without waiting out a Temporal that does not answer: the events are committed and the starts go on', async () => {
+    const { automation } = await setup([CUSTOM]);
+    const pending: Array<() => void> = [];
+    // Starts that hang, as the Temporal client's do while it retries a cluster that is down.
+    const hanging = () => new Promise<void>((resolve) => pending.push(resolve));
+    const inbox = createAutomationInbox({ repos: harness().database.repos, temporal: { startAutomationRun: hanging, startDebounceWindow: hanging }, logger, startWaitMs: 300 });
+    const started = Date.now();
+    const direct = await inbox.accept([{ automationId: automation.id, key: 'custom', payload: { n: 1 }, trigger: 'custom' }]);
+    expect(Date.now() - started).to.be.below(3000);
+    expect(pending).to.have.length(1);
+    const execution = await db()('automation_executions').where({ id: (direct.accepted[0] as { executionId: string }).executionId }).first();
+    expect(execution).to.deep.include({ automation_id: automation.id, trigger_payload: { n: 1 } });
+    for (const resolve of pending) resolve();
+  });
+
   it('accepts events while Temporal cannot be reached, and their workflows start once it can', async () => {
     const { org, automation } = await setup([CUSTOM], { debounce_seconds: 1 });
     const { org: otherOrg, automation: immediate } = await setup([CUSTOM]);
