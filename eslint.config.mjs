@@ -83,4 +83,11 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The web console is browser code served as it is (no build step): plain ES modules, linted
+    // without type information (they are outside the TypeScript project).
+    files: ['console/**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, sourceType: 'module' },
+  },
 );

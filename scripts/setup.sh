@@ -9,11 +9,13 @@
 #   s3        versitygw, an S3-compatible server for the storage tests (--for test)
 #   redis     Redis at 127.0.0.1:6379 for the presence tests (--for test); started, or
 #             installed with apt-get on Debian, when it does not answer
+#   chromium  headless Chromium for the web console's browser tests (--for test); installed
+#             with apt-get on Debian when missing
 # Idempotent; takes a couple of seconds when everything is there.
 #
 # Usage: setup.sh [--for test|dev]   (default: test when run as `npm test`, else dev)
 # Env:   HANGAR_CACHE_DIR, TEMPORAL_CLI_PATH, HANGAR_SANDBOX_IMAGE, DOCKER_HOST,
-#        HANGAR_DOCKERD_ARGS, HANGAR_DEBIAN_MIRROR, HANGAR_GO, DATABASE_URL, HANGAR_SETUP_SKIP_POSTGRES=1, HANGAR_S3_SERVER_PATH
+#        HANGAR_DOCKERD_ARGS, HANGAR_DEBIAN_MIRROR, HANGAR_GO, HANGAR_CHROMIUM, DATABASE_URL, HANGAR_SETUP_SKIP_POSTGRES=1, HANGAR_S3_SERVER_PATH
 #        (see docs/operations.md)
 set -euo pipefail
 
@@ -326,6 +328,21 @@ else
   fi
   redis_answers || fail redis "started redis-server but 127.0.0.1:6379 does not answer (log: $cache_dir/redis.log)"
   say redis "started redis-server at 127.0.0.1:6379 (log $cache_dir/redis.log)"
+fi
+
+# The console's browser tests drive Debian's Chromium (playwright-core downloads no browser).
+# HANGAR_CHROMIUM names another binary.
+if [ "$purpose" = test ]; then
+  chromium_bin="${HANGAR_CHROMIUM:-/usr/bin/chromium}"
+  if [ ! -x "$chromium_bin" ]; then
+    if [ -z "${HANGAR_CHROMIUM:-}" ] && is_root && is_debian; then
+      say chromium "installing chromium (apt-get; a few minutes)"
+      apt_install chromium || fail chromium "apt-get install chromium failed"
+    else
+      fail chromium "$chromium_bin is missing: the console tests need Chromium (Debian: apt-get install chromium), or set HANGAR_CHROMIUM to a Chromium binary"
+    fi
+  fi
+  say chromium "$chromium_bin ($("$chromium_bin" --version 2>/dev/null | head -n 1 || echo 'version unknown'))"
 fi
 
 # --- Record --------------------------------------------------------------------------------

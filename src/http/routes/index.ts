@@ -29,6 +29,7 @@ import { analyticsRoutes } from './analytics';
 import { previewRoutes } from './previews';
 import { pluginRoutes } from './plugins';
 import { connectionRoutes } from './connections';
+import { consoleRoutes } from './console';
 import { slackRoutes } from './slack';
 import { presenceRoutes } from './presence';
 import { organizationEventRoutes } from './organizationEvents';
@@ -82,5 +83,6 @@ export function allRoutes(deps: {
   ];
   const api = limitStreams(routes, createStreamSlots(deps.streams), deps.streams.bufferBytes);
   const meta = metaRoutes({ probes: deps.probes, openapi: () => buildOpenApi(api, { version: deps.version }) });
-  return [...meta, ...api];
+  // The console, like the docs page, is not part of the API's document.
+  return [...meta, ...consoleRoutes(), ...api];
 }
