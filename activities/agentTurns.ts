@@ -80,7 +80,7 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
     if (row) await deps.runtime.killSession(workspaceKey(row), message.agent_session).catch((err: unknown) => deps.logger.warn('could not stop a lost turn', { replicaId, err }));
     await endTurn(replicaId, chatId, message.id, { status: 'interrupted', error: LOST_WORKER_ERROR });
     deps.logger.warn('a turn lost with its worker ended interrupted', { replicaId, messageId: message.id });
-    return { ended: { ran: true, messageId: message.id, ok: false, error: LOST_WORKER_ERROR } };
+    return { ended: { ran: true, messageId: message.id, ok: false, error: LOST_WORKER_ERROR, interrupted: true } };
   }
 
   return {
@@ -226,7 +226,7 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
         if (result?.text) await replicaMessages.setReply(replicaId, claimed.id, result.text.slice(0, 100_000));
         await endTurn(replicaId, chatId, claimed.id, end);
       }
-      return { ran: true, messageId: claimed.id, ok: end.status === 'completed', error: end.error?.slice(0, 2000) ?? null };
+      return { ran: true, messageId: claimed.id, ok: end.status === 'completed', error: end.error?.slice(0, 2000) ?? null, ...(end.status === 'interrupted' ? { interrupted: true } : {}) };
     },
 
     /**

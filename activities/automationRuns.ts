@@ -134,9 +134,12 @@ export function createAutomationRunActivities(deps: AutomationRunActivityDeps) {
       });
     },
 
-    /** Finishes a not-yet-finished execution, applying the circuit breaker. Idempotent. */
-    async finishExecution(executionId: string, ok: boolean, error: string | null): Promise<void> {
-      const { finished, disabledAutomationId } = await executions.finish(executionId, ok, error);
+    /**
+     * Finishes a not-yet-finished execution, applying the circuit breaker (which an
+     * `interrupted` turn, cut short rather than failed by the agent, does not count toward). Idempotent.
+     */
+    async finishExecution(executionId: string, ok: boolean, error: string | null, interrupted = false): Promise<void> {
+      const { finished, disabledAutomationId } = await executions.finish(executionId, ok, error, undefined, { interrupted });
       if (finished) automationRuns.inc({ result: ok ? 'completed' : 'failed' });
       if (disabledAutomationId) deps.logger.warn('automation disabled by the circuit breaker', { automationId: disabledAutomationId, executionId });
     },

@@ -79,6 +79,6 @@ export async function automationRunWorkflow(input: AutomationRunInput): Promise<
       return 0;
     });
   }
-  await runRecords.finishExecution(executionId, outcome.ok, outcome.error);
+  await runRecords.finishExecution(executionId, outcome.ok, outcome.error, outcome.interrupted === true);
   return outcome;
 }

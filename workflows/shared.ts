@@ -126,6 +126,8 @@ export interface TurnResult {
   messageId?: string;
   ok?: boolean;
   error?: string | null;
+  /** The turn was cut short (its worker lost or stopped, its activity timed out or cancelled), not failed by the agent. */
+  interrupted?: boolean;
 }
 
 export interface WorkspaceState {
@@ -213,6 +215,8 @@ export const RUN_SIGNALS = { turnFinished: 'runTurnFinished' } as const;
 export interface RunOutcome {
   ok: boolean;
   error: string | null;
+  /** The turn was cut short (its worker lost or stopped, its activity timed out), not failed by the agent: the circuit breaker ignores it. */
+  interrupted?: boolean;
 }
 
 /** What the run's workspace activity prepared: the record exists, its workflow is not started yet. */

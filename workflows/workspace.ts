@@ -139,7 +139,7 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
       if (isCancellation(err)) throw err;
       const error = `the agent's turn did not finish: ${failureMessage(err)}`;
       const failed = await records.failRunningTurn({ replicaId, chatId, error });
-      return { ran: true, messageId: failed.messageId ?? undefined, ok: false, error };
+      return { ran: true, messageId: failed.messageId ?? undefined, ok: false, error, interrupted: true };
     }
   };
 
@@ -154,7 +154,7 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
           if (!turn.ran) return;
           machine.turnEnded();
           notify('replica.turn_completed', { chatId, messageId: turn.messageId, isComplete: turn.ok });
-          const outcome = { ok: !!turn.ok, error: turn.ok ? null : (turn.error ?? 'the agent turn failed') };
+          const outcome: RunOutcome = { ok: !!turn.ok, error: turn.ok ? null : (turn.error ?? 'the agent turn failed'), ...(turn.interrupted ? { interrupted: true } : {}) };
           if (turn.messageId && turn.messageId === input.reportTo?.messageId) await report(outcome);
           if (turn.messageId) await tellGrouped(turn.messageId, outcome);
           if (turn.messageId && patched('thread-replies')) relay(chatId, turn.messageId);

@@ -161,13 +161,17 @@ export function createAutomationExecutionsRepository(db: Knex) {
      * transaction: after CIRCUIT_BREAKER_FAILURES failed executions in a row (by completion
      * time) the automation is disabled. Idempotent: `finished` is false when the execution is
      * gone or was already finished; `disabledAutomationId` names the automation this call disabled.
+     * A failure marked `interrupted` (the turn was cut short, not failed by the agent) is recorded
+     * as failed but neither trips the breaker nor breaks a streak: the breaker looks past it.
      */
     async finish(
       executionId: string,
       ok: boolean,
       error: string | null,
       outer?: Knex.Transaction,
+      options: { interrupted?: boolean } = {},
     ): Promise<{ finished: boolean; disabledAutomationId: string | null }> {
+      const interrupted = !ok && options.interrupted === true;
       return (outer ?? db).transaction(async (trx) => {
         const exec = await trx('automation_executions').where({ id: executionId }).first('automation_id');
         if (!exec) return { finished: false, disabledAutomationId: null };
@@ -176,10 +180,10 @@ export function createAutomationExecutionsRepository(db: Knex) {
         const updated = await trx('automation_executions')
           .where({ id: executionId })
           .whereNotIn('status', FINISHED)
-          .update({ status: ok ? 'completed' : 'failed', error: ok ? null : error ?? 'the run failed', completed_at: trx.fn.now() });
-        if (!updated || ok || !automation?.enabled) return { finished: updated > 0, disabledAutomationId: null };
+          .update({ status: ok ? 'completed' : 'failed', error: ok ? null : error ?? 'the run failed', interrupted, completed_at: trx.fn.now() });
+        if (!updated || ok || interrupted || !automation?.enabled) return { finished: updated > 0, disabledAutomationId: null };
         const recent: string[] = await trx('automation_executions')
-          .where({ automation_id: exec.automation_id })
+          .where({ automation_id: exec.automation_id, interrupted: false })
           .whereIn('status', FINISHED)
           .orderBy('completed_at', 'desc')
           .limit(CIRCUIT_BREAKER_FAILURES)

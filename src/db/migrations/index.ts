@@ -26,6 +26,7 @@ import * as m022 from './022_code_hosting_threads';
 import * as m023 from './023_thread_replies';
 import * as m025 from './025_delivery_bodies';
 import * as m026 from './026_workspace_scoped_chat_ids';
+import * as m027 from './027_interrupted_executions';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -56,6 +57,7 @@ const migrations: Array<[string, Migration]> = [
   ['023_thread_replies', m023],
   ['025_delivery_bodies', m025],
   ['026_workspace_scoped_chat_ids', m026],
+  ['027_interrupted_executions', m027],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -64,4 +64,23 @@ describe('automation executions repository', function () {
     expect(await executions.finish(await pending(), false, 'boom')).to.deep.equal({ finished: true, disabledAutomationId: null });
     await api.delete(`/v1/automations/${automation.id}`);
   });
+
+  it('does not count interrupted turns (a lost or stopped worker) toward the breaker, nor let them break a streak', async () => {
+    const { api, automation, executions, pending } = await setup();
+    const fail = async (interrupted: boolean) => executions.finish(await pending(), false, interrupted ? 'the worker running this turn was lost' : 'boom', undefined, { interrupted });
+    // Interrupted runs alone, far past the limit: the automation stays enabled.
+    for (let i = 0; i < CIRCUIT_BREAKER_FAILURES * 2; i++) expect((await fail(true)).disabledAutomationId).to.equal(null);
+    expect((await db()('automations').where({ id: automation.id }).first('enabled')).enabled).to.equal(true);
+    // Real failures with interrupted ones between them still make a streak: the last real one trips it.
+    const answers = [];
+    for (let i = 0; i < CIRCUIT_BREAKER_FAILURES; i++) {
+      answers.push(await fail(false));
+      if (i < CIRCUIT_BREAKER_FAILURES - 1) expect((await fail(true)).disabledAutomationId).to.equal(null);
+    }
+    expect(answers.map((a) => a.disabledAutomationId)).to.deep.equal([...Array(CIRCUIT_BREAKER_FAILURES - 1).fill(null), automation.id]);
+    const rows = await db()('automation_executions').where({ automation_id: automation.id }).select('status', 'interrupted');
+    expect(rows.filter((r) => r.interrupted)).to.have.length(CIRCUIT_BREAKER_FAILURES * 2 + CIRCUIT_BREAKER_FAILURES - 1);
+    expect(rows.every((r) => r.status === 'failed')).to.equal(true);
+    await api.delete(`/v1/automations/${automation.id}`);
+  });
 });

@@ -105,6 +105,8 @@ describe('workers: a worker lost mid-turn', function () {
     }, 60_000);
     expect(execution.status).to.equal('failed');
     expect(execution.error).to.match(/worker running this turn was lost/);
+    // Cut short by the platform, not failed by the agent: it does not count toward the circuit breaker.
+    expect((await harness().database.db('automation_executions').where({ id: execution.id }).first('interrupted')).interrupted).to.equal(true);
 
     // Nothing of the cut agent is left running in the workspace (its `!sleep` would last 10 min).
     const processes = await execInContainer(workspaceName(fired.workspace_id), 'cat /proc/[0-9]*/comm 2>/dev/null');
