@@ -22,7 +22,10 @@ export interface StdioSettings {
  * personal key `npm start` recorded (a personal key acts as its user, as a person's client should).
  */
 export function stdioSettings(env: NodeJS.ProcessEnv): StdioSettings {
-  const path = join(resolve(env.HANGAR_DATA_DIR || '.hangar'), 'dev-credentials.json');
+  // MCP clients start their servers from a directory of their own: without HANGAR_DATA_DIR,
+  // the checkout's own .hangar is looked at after the current directory's.
+  const dataDirs = env.HANGAR_DATA_DIR ? [resolve(env.HANGAR_DATA_DIR)] : [resolve('.hangar'), join(__dirname, '..', '..', '.hangar')];
+  const path = dataDirs.map((dir) => join(dir, 'dev-credentials.json')).find((candidate) => existsSync(candidate)) ?? join(dataDirs[0]!, 'dev-credentials.json');
   const dev = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as { base_url?: string; personal_api_key?: string }) : {};
   const baseUrl = env.HANGAR_URL || dev.base_url || DEFAULT_URL;
   const apiKey = env.HANGAR_API_KEY || dev.personal_api_key;

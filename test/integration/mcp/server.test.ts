@@ -244,6 +244,40 @@ describe('the MCP server', function () {
     expect(String(refused)).to.include('"error":"Invalid or missing API key"');
   });
 
+  it('answers protocol errors as JSON-RPC errors, and what is no MCP request with the Error body', async () => {
+    const org = await newOrg('mcp-protocol');
+    const send = async (method: string, body: string | undefined, accept = 'application/json, text/event-stream') => {
+      const res = await fetch(`${harness().baseUrl}/v1/mcp`, {
+        method,
+        headers: { authorization: `Bearer ${org.org_api_key}`, accept, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body,
+      });
+      return { status: res.status, allow: res.headers.get('allow'), body: (await res.json()) as any };
+    };
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' });
+    // Stateless: a request needs no session, so a ping answers on its own.
+    expect(await send('POST', ping)).to.deep.include({ status: 200, body: { jsonrpc: '2.0', id: 7, result: {} } });
+
+    const notAcceptable = await send('POST', ping, 'application/json');
+    expect(notAcceptable.status).to.equal(406);
+    expect(notAcceptable.body.jsonrpc).to.equal('2.0');
+    expect(notAcceptable.body.error.message).to.match(/Not Acceptable/);
+    const notJsonRpc = await send('POST', JSON.stringify({ hello: 'world' }));
+    expect(notJsonRpc.status).to.equal(400);
+    expect(notJsonRpc.body.error).to.include({ code: -32700 });
+
+    const empty = await send('POST', '[]');
+    expect(empty.status).to.equal(400);
+    expect(empty.body.error).to.equal('Invalid body');
+    expect(await send('POST', '{"jsonrpc":')).to.have.property('status', 400);
+    // No server-to-client stream and no session to end: only POST is served.
+    for (const method of ['GET', 'DELETE']) {
+      const answer = await send(method, undefined);
+      expect(answer).to.deep.include({ status: 405, allow: 'POST' });
+      expect(answer.body.error).to.equal('Method not allowed');
+    }
+  });
+
   it('never writes the key to the stdio server’s log', async () => {
     const org = await newOrg('mcp-stdio-log');
     const client = await overStdio(org.org_api_key);
