@@ -49,6 +49,12 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [noKnex], patterns: [below('db', 'services', 'http', 'temporal')] }] },
   },
   {
+    // The MCP server is a client of the HTTP API: it reaches data only through the API's routes,
+    // so every tool call passes the same authentication and tenant checks as any other caller.
+    files: ['src/mcp/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [noKnex], patterns: [below('db', 'services', 'http', 'temporal')] }] },
+  },
+  {
     // The worker side never calls the API's use cases or its HTTP layer.
     files: ['activities/**/*.ts'],
     rules: {

@@ -2,6 +2,7 @@
  * `hangar admin ...`: operator commands that write the database directly. They use
  * DATABASE_URL, or the embedded database of `npm start` (only while it is not running:
  * the embedded database allows one process at a time).
+ * `hangar mcp`: the replica tools as an MCP server on stdio, a client of the HTTP API.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -13,8 +14,15 @@ import { DEFAULT_ROTATION_BATCH } from '../services/encryptionRotation';
 import { silentLogger } from '../logger';
 import { migrate, openDatabase } from '../db/database';
 import { egressPolicy, firewallScript } from '../sandbox/network/firewall';
+import { serveStdio, stdioSettings } from '../mcp/stdio';
+import { version } from '../../package.json';
 
 const USAGE = `Usage: hangar admin <command> [options]
+       hangar mcp
+
+hangar mcp serves the replica tools to an MCP client over stdio (stdout carries only the
+protocol). It calls the API at HANGAR_URL with HANGAR_API_KEY; without them, the address and
+personal key that npm start saved in .hangar/dev-credentials.json (else http://localhost:8080).
 
 Commands:
   create-org --name NAME [--admin-email EMAIL] [--admin-name NAME]
@@ -71,9 +79,14 @@ function devOrganization(dataDir: string): string | undefined {
 
 async function main(argv: string[]): Promise<number> {
   const [group, command, ...rest] = argv;
+  if (group === 'mcp' && command === undefined) {
+    await serveStdio(stdioSettings(process.env), version);
+    return 0;
+  }
   if (group !== 'admin' || !command || command === 'help' || rest.includes('--help')) {
     process.stdout.write(USAGE + '\n');
-    return group === 'admin' || group === undefined || group === '--help' ? 0 : 2;
+    const asked = group === undefined || group === '--help' || group === 'admin' || (group === 'mcp' && (command === 'help' || command === '--help'));
+    return asked ? 0 : 2;
   }
   const { values } = parseArgs({
     args: rest,

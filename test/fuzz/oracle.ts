@@ -21,9 +21,11 @@ export interface Tenants {
 /**
  * The AI gateway answers the agents' CLIs, so its own errors take their provider's shape
  * (`{error: {message, type}}`, or Anthropic's `{type: "error", error: {…}}`), as the CLIs
- * read them.
+ * read them. The MCP endpoint's protocol errors are JSON-RPC error objects
+ * (`{jsonrpc, error: {code, message}, id}`), as MCP clients read them; its own refusals
+ * before the protocol (401, 413, 415, 429) keep the Error body.
  */
-const PROVIDER_SHAPED_ERRORS = new Set(['proxyAiGateway', 'proxyAiGatewayGet']);
+const PROVIDER_SHAPED_ERRORS = new Set(['proxyAiGateway', 'proxyAiGatewayGet', 'mcp']);
 
 /** Why the answer is wrong, or null. */
 export function judge(req: FuzzRequest, answer: Answer, tenants: Tenants): string | null {

@@ -35,6 +35,7 @@ import { presenceRoutes } from './presence';
 import { organizationEventRoutes } from './organizationEvents';
 import { sentryRoutes } from './sentry';
 import { linearRoutes } from './linear';
+import { mcpRoutes } from './mcp';
 
 export function allRoutes(deps: {
   services: Services;
@@ -80,6 +81,7 @@ export function allRoutes(deps: {
     ...organizationEventRoutes(services.presence, { logger: deps.logger }),
     ...sentryRoutes(services.sentryIntake),
     ...linearRoutes(services.linearWebhooks),
+    ...mcpRoutes({ version: deps.version }),
   ];
   const api = limitStreams(routes, createStreamSlots(deps.streams), deps.streams.bufferBytes);
   const meta = metaRoutes({ probes: deps.probes, openapi: () => buildOpenApi(api, { version: deps.version }) });
