@@ -191,7 +191,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Fire an automation with a custom trigger; the body (JSON, or anything else as {raw}) becomes the trigger payload */
+        /** Fire an automation with a custom trigger; the body (JSON, or anything else as {raw}) becomes the trigger payload. With an `Idempotency-Key` header a retry is answered again (`Idempotent-Replayed: true`) without firing twice; keys are kept 7 days */
         post: operations["automationWebhook"];
         delete?: never;
         options?: never;
@@ -3352,6 +3352,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid input (details name the field and rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -3363,6 +3372,15 @@ export interface operations {
             };
             /** @description Request body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent (details say why) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -50,6 +50,13 @@ export interface UnstartedExecution {
 
 const columns = (w: WindowKey) => ({ automation_id: w.automationId, debounce_key: w.debounceKey, window_no: w.windowNo });
 
+/** A delivery to remember: its provider (or `custom:<automation id>`), its id, and the fingerprint of its request. */
+export interface DeliveryMark {
+  provider: string;
+  id: string;
+  fingerprint?: string;
+}
+
 export function createAutomationInboxRepository(db: Knex) {
   const olderThan = (trx: Knex, ms: number) => trx.raw('clock_timestamp() - make_interval(secs => ?)', [ms / 1000]);
 
@@ -95,7 +102,7 @@ export function createAutomationInboxRepository(db: Knex) {
      */
     async joinOpenWindow(
       event: { automationId: string; debounceKey: string; payload: Record<string, unknown> },
-      delivery?: { provider: string; id: string },
+      delivery?: DeliveryMark,
       trx: Knex = db,
     ): Promise<number | null> {
       try {
@@ -110,8 +117,8 @@ export function createAutomationInboxRepository(db: Knex) {
              SELECT :automationId, :key, w.window_no, :payload::jsonb FROM a, w
              RETURNING window_no
            ), d AS (
-             INSERT INTO code_hosting_deliveries (provider, delivery_id)
-             SELECT :provider, :deliveryId FROM ev WHERE :deliveryId::text IS NOT NULL
+             INSERT INTO code_hosting_deliveries (provider, delivery_id, fingerprint)
+             SELECT :provider, :deliveryId, :fingerprint FROM ev WHERE :deliveryId::text IS NOT NULL
              RETURNING 1
            )
            SELECT window_no FROM ev`,
@@ -121,6 +128,7 @@ export function createAutomationInboxRepository(db: Knex) {
             payload: JSON.stringify(event.payload),
             provider: delivery?.provider ?? '',
             deliveryId: delivery?.id ?? null,
+            fingerprint: delivery?.fingerprint ?? null,
           },
         );
         return rows.length ? (rows[0].window_no as number) : null;
@@ -130,14 +138,21 @@ export function createAutomationInboxRepository(db: Knex) {
       }
     },
 
-    /** Remembers a delivery id; false when it was already remembered. */
-    async recordDelivery(provider: string, deliveryId: string, trx: Knex = db): Promise<boolean> {
+    /**
+     * Remembers a delivery id (with its request's fingerprint, if any): `new`, or `duplicate`
+     * when it was already remembered with the same fingerprint (or without one), or `mismatch`
+     * when the id was remembered for a different request.
+     */
+    async recordDelivery(delivery: DeliveryMark, trx: Knex = db): Promise<'new' | 'duplicate' | 'mismatch'> {
+      const fingerprint = delivery.fingerprint ?? null;
       const inserted = await trx('code_hosting_deliveries')
-        .insert({ provider, delivery_id: deliveryId })
+        .insert({ provider: delivery.provider, delivery_id: delivery.id, fingerprint })
         .onConflict(['provider', 'delivery_id'])
         .ignore()
         .returning('delivery_id');
-      return inserted.length > 0;
+      if (inserted.length > 0) return 'new';
+      const seen = await trx('code_hosting_deliveries').where({ provider: delivery.provider, delivery_id: delivery.id }).first('fingerprint');
+      return seen && fingerprint !== null && seen.fingerprint !== null && seen.fingerprint !== fingerprint ? 'mismatch' : 'duplicate';
     },
 
     /**

@@ -10,6 +10,7 @@ const STATUS_TEXT: Record<number, string> = {
   409: 'Conflict with the current state',
   413: 'Request body too large',
   415: 'Body is not JSON',
+  422: 'The request cannot be processed as sent (details say why)',
   429: 'Too many requests',
   503: 'A dependency is unavailable',
 };

@@ -27,6 +27,7 @@ import * as m023 from './023_thread_replies';
 import * as m025 from './025_delivery_bodies';
 import * as m026 from './026_workspace_scoped_chat_ids';
 import * as m027 from './027_interrupted_executions';
+import * as m028 from './028_idempotency_fingerprints';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -58,6 +59,7 @@ const migrations: Array<[string, Migration]> = [
   ['025_delivery_bodies', m025],
   ['026_workspace_scoped_chat_ids', m026],
   ['027_interrupted_executions', m027],
+  ['028_idempotency_fingerprints', m028],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

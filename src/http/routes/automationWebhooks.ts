@@ -8,6 +8,7 @@ import type { Context } from 'koa';
 import { refuseDeclaredOverLimit } from '../body';
 import type { ReadBodyOptions, Route, RouteInput } from '../route';
 import { defineRoute } from '../route';
+import { parseIdempotencyKey } from '../../domain/idempotency';
 import { object } from '../../schemas/common';
 import { CUSTOM_WEBHOOK_LIMIT_BYTES, type AutomationIntake, type WebhookRequest } from '../../services/automations/intake';
 
@@ -39,18 +40,24 @@ export function automationWebhookRoutes(intake: AutomationIntake): Route[] {
       path: '/v1/automations/webhook/:token',
       webhook: 'custom',
       operationId: 'automationWebhook',
-      summary: 'Fire an automation with a custom trigger; the body (JSON, or anything else as {raw}) becomes the trigger payload',
+      summary:
+        'Fire an automation with a custom trigger; the body (JSON, or anything else as {raw}) becomes the trigger payload. ' +
+        'With an `Idempotency-Key` header a retry is answered again (`Idempotent-Replayed: true`) without firing twice; keys are kept 7 days',
       tag,
       auth: 'none',
       ownBody: true,
       bodyLimit: CUSTOM_WEBHOOK_LIMIT_BYTES,
       params: object({ token: { type: 'string', minLength: 1, maxLength: 200 } }, ['token']),
       response: { status: 202, description: 'Queued', schema: acceptedSchema },
-      errors: [404, 413],
-      handler: (input) => {
+      errors: [400, 404, 413, 422],
+      handler: async (input) => {
         // A declared size over the limit is a 413 whatever the token (interop §10.4).
         refuseDeclaredOverLimit(input.ctx.req, CUSTOM_WEBHOOK_LIMIT_BYTES);
-        return intake.acceptCustom(input.params.token, () => webhookRequest(input));
+        const key = parseIdempotencyKey(input.ctx.get('idempotency-key') || undefined);
+        const { replayed } = await intake.acceptCustom(input.params.token, () => webhookRequest(input), key);
+        // A retry of a request already accepted gets the same answer, marked as a replay.
+        if (replayed) input.ctx.set('Idempotent-Replayed', 'true');
+        return { accepted: true };
       },
     }),
     defineRoute({

@@ -18,7 +18,9 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { Repositories, Transaction } from '../../db';
+import type { DeliveryMark } from '../../db/automationInboxRepository';
 import type { InboxAutomation } from '../../db/automationsRepository';
+import { DomainError } from '../../domain/errors';
 import { isUniqueViolation } from '../../db/errors';
 import type { Logger } from '../../logger';
 import type { TemporalGateway } from '../../temporal/gateway';
@@ -47,6 +49,10 @@ const OPEN_ATTEMPTS = 5;
  * fail.
  */
 export const START_WAIT_MS = 2000;
+
+/** The same idempotency key on a request that is not the same (draft-ietf-httpapi-idempotency-key-header: 422). */
+const keyReused = () =>
+  new DomainError('unprocessable', 'Idempotency key reused', 'this Idempotency-Key was used for a request with a different body; use a new key for a new request');
 
 /** A workflow start, run once the transaction that recorded its rows has committed. */
 type Start = () => Promise<void>;
@@ -107,9 +113,10 @@ export function createAutomationInbox(deps: {
      * resolves once they are durable. Each automation row is read under a shared lock, so a
      * concurrent DELETE or PATCH waits for the event, and the event sees the automation as it
      * is after them. With `delivery`, a delivery id already recorded makes the whole call a
-     * no-op (`duplicate`); it is recorded in the same transaction as the events.
+     * no-op (`duplicate`); it is recorded in the same transaction as the events. An id recorded
+     * with another request's fingerprint is refused (422): the key was reused for a new request.
      */
-    async accept(items: InboxItem[], delivery?: { provider: string; id: string }): Promise<{ duplicate: boolean; accepted: Accepted[] }> {
+    async accept(items: InboxItem[], delivery?: DeliveryMark): Promise<{ duplicate: boolean; accepted: Accepted[] }> {
       // The common case of a burst first: one event joining an open window, in one statement.
       if (items.length === 1) {
         const item = items[0]!;
@@ -122,7 +129,9 @@ export function createAutomationInbox(deps: {
         const starts: Start[] = [];
         try {
           const result = await deps.repos.transact(async (trx) => {
-            if (delivery && !(await inbox.recordDelivery(delivery.provider, delivery.id, trx))) return { duplicate: true, accepted: [] };
+            const seen = delivery ? await inbox.recordDelivery(delivery, trx) : 'new';
+            if (seen === 'mismatch') throw keyReused();
+            if (seen === 'duplicate') return { duplicate: true, accepted: [] };
             const accepted: Accepted[] = [];
             for (const item of ordered) accepted.push(await place(trx, starts, item));
             return { duplicate: false, accepted };

@@ -7,6 +7,7 @@
  * answer goes out as soon as that transaction commits, and all the remaining work happens in
  * Temporal.
  */
+import { createHash } from 'node:crypto';
 import type { AutomationsRepository, EventRoute } from '../../db/automationsRepository';
 import { customPayload, CUSTOM_DEBOUNCE_KEY, hashWebhookToken, pullRequestDebounceKey } from '../../domain/automations/events';
 import { DomainError, invalid, notFound } from '../../domain/errors';
@@ -27,6 +28,11 @@ export interface WebhookRequest {
   headers: Record<string, string | string[] | undefined>;
   body: Buffer;
   contentType: string | undefined;
+}
+
+/** What makes two custom webhook requests the same: their media type and their bytes. */
+function requestFingerprint(req: WebhookRequest): string {
+  return createHash('sha256').update(req.contentType ?? '').update('\0').update(req.body).digest('hex');
 }
 
 export interface CodeHostingAnswer {
@@ -164,16 +170,20 @@ export function createAutomationIntake(deps: {
      * Custom webhook: the token is the only credential, looked up by its hash. An unknown
      * token, a disabled automation and one without a custom trigger are the same 404.
      */
-    async acceptCustom(token: string, read: () => Promise<WebhookRequest>): Promise<{ accepted: true }> {
+    async acceptCustom(token: string, read: () => Promise<WebhookRequest>, idempotencyKey: string | null = null): Promise<{ accepted: true; replayed: boolean }> {
       const automation = await automations.findByWebhookTokenHash(hashWebhookToken(token));
       const usable = automation?.enabled && automation.triggers.some((t) => t.type === 'custom');
       if (!usable) throw notFound('Webhook');
       // The body is read only for a token that opens an automation.
       const req = await read();
-      const { accepted } = await inbox.accept([{ automationId: automation.id, key: CUSTOM_DEBOUNCE_KEY, payload: customPayload(req.body, req.contentType), trigger: 'custom' }]);
+      // A retry with the same key and the same request records nothing again (the key is kept
+      // as long as delivery ids, 7 days); the same key on another request is a 422.
+      const delivery = idempotencyKey === null ? undefined : { provider: `custom:${automation.id}`, id: idempotencyKey, fingerprint: requestFingerprint(req) };
+      const { duplicate, accepted } = await inbox.accept([{ automationId: automation.id, key: CUSTOM_DEBOUNCE_KEY, payload: customPayload(req.body, req.contentType), trigger: 'custom' }], delivery);
+      if (duplicate) return { accepted: true, replayed: true };
       // Deleted or disabled between the lookup and the write.
       if (accepted[0] === null) throw notFound('Webhook');
-      return { accepted: true };
+      return { accepted: true, replayed: false };
     },
 
     /**

@@ -22,7 +22,7 @@ export function createThreadDispatcher(deps: {
     if (!DELIVERY_ID.test(deliveryId)) throw invalid('Invalid webhook payload', 'the delivery id must be 1 to 200 letters, digits, ".", "_", ":" or "-"');
     const unique = `${organizationId}.${deliveryId}`;
     return deps.repos.transact(async (trx) => {
-      if (!(await deps.repos.automationInbox.recordDelivery(`thread:${provider}`, unique, trx))) return { duplicate: true };
+      if ((await deps.repos.automationInbox.recordDelivery({ provider: `thread:${provider}`, id: unique }, trx)) !== 'new') return { duplicate: true };
       await deps.temporal.startThreadEvent(provider, unique, input);
       return { duplicate: false };
     });

@@ -109,6 +109,36 @@ describe('automation event triggers', function () {
       expect(errorOf(noTrigger)).to.deep.equal(errorOf(unknown));
       expect(await executionsOf(automation.id)).to.have.length(0);
     });
+    it('fires once for retries with the same Idempotency-Key, refuses the key on another body, and refuses a malformed key', async () => {
+      const org = await newOrg('custom-hook-idem');
+      const api = as(org.org_api_key);
+      const automation = (
+        await api.post('/v1/automations', { name: 'Hook', prompt: 'x', environment_id: await globalEnv(org.organization_id), triggers: [CUSTOM] })
+      ).body.automation;
+      cleanups.push(() => api.delete(`/v1/automations/${automation.id}`));
+      const path = `/v1/automations/webhook/${automation.webhook_token}`;
+      const send = (body: unknown, key?: string) => request('POST', path, { body, headers: key === undefined ? {} : { 'idempotency-key': key } });
+
+      // A client that lost the first answer retries, concurrently even: one run.
+      const tries = await Promise.all([send({ deploy: 1 }, '"deploy-1"'), send({ deploy: 1 }, '"deploy-1"'), send({ deploy: 1 }, 'deploy-1')]);
+      expect(tries.map((t) => t.status)).to.deep.equal([202, 202, 202]);
+      expect(tries.map((t) => t.body)).to.deep.equal(Array(3).fill({ accepted: true }));
+      expect(tries.filter((t) => t.headers.get('idempotent-replayed') === 'true')).to.have.length(2);
+      // The same key on a different body is another request: refused, nothing recorded.
+      const reused = await send({ deploy: 2 }, 'deploy-1');
+      expect(reused.status).to.equal(422);
+      expect(errorOf(reused).error).to.equal('Idempotency key reused');
+      // Keys are per automation: another key fires again, and no key always fires.
+      expect((await send({ deploy: 1 }, 'deploy-2')).status).to.equal(202);
+      expect((await send({ deploy: 1 })).status).to.equal(202);
+      for (const bad of ['"unterminated', 'with space', 'x'.repeat(256), '"\u00e9"', '""']) {
+        const refused = await send({ deploy: 3 }, bad);
+        expect(refused.status, bad).to.equal(400);
+        expect(errorOf(refused).details).to.match(/^headers\.idempotency-key: /);
+      }
+      const rows = await executionsOf(automation.id);
+      expect(rows.map((r) => r.trigger_payload)).to.deep.equal([{ deploy: 1 }, { deploy: 1 }, { deploy: 1 }]);
+    });
   });
 
   describe('the code-hosting receivers', () => {
