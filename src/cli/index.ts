@@ -55,6 +55,7 @@ export async function runUserCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const command = COMMANDS.find((c) => c.name === name);
+  let baseUrl: string | undefined;
   try {
     if (!command) throw new UsageError(`unknown command "${name}"`);
     let parsed;
@@ -70,14 +71,15 @@ export async function runUserCommand(argv: string[]): Promise<number> {
       return 0;
     }
     const connection = resolveConnection({ url: values.url as string | undefined, key: values.key as string | undefined }, process.env);
+    baseUrl = connection.baseUrl;
     const out = createOutput(values.json === true);
     return (await command.run({ connection, client: clientFor(connection), out }, values, positionals)) ?? 0;
   } catch (err) {
-    return report(err, command);
+    return report(err, command, baseUrl);
   }
 }
 
-function report(err: unknown, command: Command | undefined): number {
+function report(err: unknown, command: Command | undefined, baseUrl: string | undefined): number {
   if (err instanceof UsageError) {
     const usage = command ? usageOf(command, 'Usage: hangar ').join('\n') : userUsage();
     process.stderr.write(`hangar: ${err.message}\n\n${usage}\n`);
@@ -94,6 +96,7 @@ function report(err: unknown, command: Command | undefined): number {
   // A network failure: fetch says only "fetch failed"; its cause says why (refused, DNS).
   const e = err as Error & { cause?: { code?: string; message?: string } };
   const cause = e.cause?.code ?? e.cause?.message;
-  process.stderr.write(`hangar: ${e.message ?? String(err)}${cause ? ` (${cause})` : ''}\n`);
+  if (err instanceof TypeError && e.message === 'fetch failed') process.stderr.write(`hangar: cannot reach ${baseUrl ?? 'Hangar'}${cause ? `: ${cause}` : ''}\n`);
+  else process.stderr.write(`hangar: ${e.message ?? String(err)}${cause ? ` (${cause})` : ''}\n`);
   return 1;
 }
