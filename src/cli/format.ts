@@ -72,8 +72,8 @@ export function summarizeAgentEvent(event: { type?: unknown; payload?: unknown }
     text(payload.message) ||
     text(payload.error) ||
     text(record(payload.item)?.text) ||
-    (text(payload.type) && payload.type !== type ? String(payload.type) : null) ||
-    (text(payload.subtype) ? String(payload.subtype) : null);
+    text(payload.subtype) ||
+    (text(payload.type) && payload.type !== type ? String(payload.type) : null);
   return found ? `${type}: ${oneLine(found, max)}` : type;
 }
 
