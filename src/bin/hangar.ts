@@ -13,8 +13,11 @@ async function main(argv: string[]): Promise<number> {
   return runUserCommand(argv);
 }
 
+/** Exits once stdout has taken everything (a pipe is asynchronous on macOS: exit would cut it). */
+const exit = (code: number) => process.stdout.write('', () => process.exit(code));
+
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exit(code),
   (err: unknown) => {
     process.stderr.write(`hangar: ${(err as Error)?.message ?? String(err)}\n`);
     process.exit(1);

@@ -60,6 +60,13 @@ describe('hangar (user commands)', function () {
     expect(badKey.stderr.startsWith(`hangar: ${error}`)).to.equal(true);
     expect(badKey.stdout + badKey.stderr).not.to.include('hgr_not-a-real-key');
 
+    // send follows the events stream before posting: a missing workspace ends both, at once.
+    const org = await newOrg('cli-refusals');
+    const nowhere = await hangar(['send', '00000000-0000-4000-8000-000000000000', 'hello'], { key: org.org_api_key, timeoutMs: 20_000 });
+    expect(nowhere.code).to.equal(1);
+    expect(nowhere.stderr).to.match(ERROR_LINE);
+    expect(nowhere.stderr).to.include(`hangar: ${(await as(org.org_api_key).get('/v1/replica/00000000-0000-4000-8000-000000000000')).body.error}`);
+
     const unknown = await hangar(['frobnicate'], { key: 'unused' });
     expect(unknown.code).to.equal(2);
     expect(unknown.stderr).to.match(/^hangar: unknown command "frobnicate"\n/).and.include('Usage: hangar <command>');
