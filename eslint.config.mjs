@@ -55,6 +55,20 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [noKnex], patterns: [below('db', 'services', 'http', 'temporal')] }] },
   },
   {
+    // The user commands are a client like any other: the typed client and their own files,
+    // never the server's code (what a key may do is the server's decision, over HTTP).
+    files: ['src/cli/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [noKnex],
+          patterns: [{ regex: '^\\.\\./(?!\\.\\./client/src$)', message: 'The CLI imports only the typed client (client/src) and src/cli (docs/architecture.md).' }],
+        },
+      ],
+    },
+  },
+  {
     // The worker side never calls the API's use cases or its HTTP layer.
     files: ['activities/**/*.ts'],
     rules: {
