@@ -2,17 +2,10 @@
  * The Temporal worker: workflows bundled once from `workflows/index.ts`, activities built
  * from real dependencies by their factories.
  */
-import {
-  DefaultLogger,
-  NativeConnection,
-  Runtime,
-  Worker,
-  bundleWorkflowCode,
-  type LogLevel as TemporalLogLevel,
-  type WorkflowBundleWithSourceMap,
-} from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../activities';
 import type { Logger } from '../logger';
+import { temporalLogger } from './logging';
 
 /** Set once the Runtime is installed: with the metrics address it was given. */
 let installed: { metricsAddress: string | undefined } | null = null;
@@ -32,13 +25,8 @@ function installRuntime(logger: Logger, metricsAddress: string | undefined): voi
     return;
   }
   installed = { metricsAddress };
-  const levels: Record<TemporalLogLevel, keyof Logger> = { TRACE: 'debug', DEBUG: 'debug', INFO: 'debug', WARN: 'warn', ERROR: 'error' };
-  const sdkLogger = logger.child({ component: 'temporal-sdk' });
   Runtime.install({
-    logger: new DefaultLogger('INFO', (entry) => {
-      const { sdkComponent, taskQueue, workflowId, workflowType, activityType } = (entry.meta ?? {}) as Record<string, unknown>;
-      (sdkLogger[levels[entry.level]] as Logger['info'])(entry.message, { sdkComponent, taskQueue, workflowId, workflowType, activityType });
-    }),
+    logger: temporalLogger(logger),
     telemetryOptions: {
       logging: { filter: { core: 'WARN', other: 'ERROR' }, forward: {} },
       // Temporal's default names and units, which its published dashboards expect.
