@@ -9,6 +9,7 @@ import type { AgentId } from './agents/catalog';
 import type { LogLevel } from './logger';
 import type { S3Settings } from './storage/s3Store';
 import type { BucketPolicy } from './limits/tokenBucket';
+import type { TracingSettings } from './tracing';
 
 export interface Config {
   port: number;
@@ -151,6 +152,15 @@ export interface Config {
    * the lifetime bounds only changes made behind the API's back (SQL by hand).
    */
   apiKeyCache: { ttlMs: number; maxEntries: number };
+  /**
+   * OpenTelemetry traces over OTLP/HTTP (docs/operations.md, "Traces"), read from the standard
+   * variables: on when `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (the full URL) or
+   * `OTEL_EXPORTER_OTLP_ENDPOINT` (a base that `/v1/traces` is appended to) is set, null (off)
+   * otherwise and with `OTEL_SDK_DISABLED=true` or `OTEL_TRACES_EXPORTER=none`. Also
+   * `OTEL_SERVICE_NAME`, `OTEL_EXPORTER_OTLP_(TRACES_)HEADERS` and `OTEL_RESOURCE_ATTRIBUTES`
+   * (`key=value,…`). Only `http/json` is spoken (`OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL`).
+   */
+  tracing: TracingSettings | null;
 }
 
 /** docs/decisions.md, "Event stream caps and backpressure". */
@@ -365,7 +375,61 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
       ttlMs: int(env, 'HANGAR_API_KEY_CACHE_SECONDS', 60, 0, 86_400) * 1000,
       maxEntries: int(env, 'HANGAR_API_KEY_CACHE_SIZE', 10_000, 1, 10_000_000),
     },
+    tracing: tracingSettings(env),
   };
+}
+
+/** The OTLP trace exporter's settings, by the OpenTelemetry specification's variable names and precedence. */
+function tracingSettings(env: NodeJS.ProcessEnv): TracingSettings | null {
+  if ((env.OTEL_SDK_DISABLED ?? '').trim().toLowerCase() === 'true') return null;
+  const exporter = (env.OTEL_TRACES_EXPORTER || 'otlp').trim().toLowerCase();
+  if (exporter === 'none') return null;
+  if (exporter !== 'otlp') throw new ConfigError(`OTEL_TRACES_EXPORTER must be otlp or none, got "${exporter}"`);
+  const signalEndpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? otlpUrl(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') : undefined;
+  const baseEndpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT ? otlpUrl(env, 'OTEL_EXPORTER_OTLP_ENDPOINT') : undefined;
+  // The signal's own URL is used as it is; the base gets the traces path appended.
+  const endpoint = signalEndpoint ?? (baseEndpoint === undefined ? undefined : `${baseEndpoint.replace(/\/+$/, '')}/v1/traces`);
+  if (endpoint === undefined) return null;
+  for (const name of ['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', 'OTEL_EXPORTER_OTLP_PROTOCOL']) {
+    const protocol = env[name]?.trim();
+    if (protocol && protocol !== 'http/json') throw new ConfigError(`${name} must be http/json (Hangar exports OTLP over HTTP as JSON), got "${protocol}"`);
+  }
+  const headersName = env.OTEL_EXPORTER_OTLP_TRACES_HEADERS ? 'OTEL_EXPORTER_OTLP_TRACES_HEADERS' : 'OTEL_EXPORTER_OTLP_HEADERS';
+  return {
+    endpoint,
+    serviceName: env.OTEL_SERVICE_NAME?.trim() || undefined,
+    headers: keyValueList(env, headersName),
+    resourceAttributes: keyValueList(env, 'OTEL_RESOURCE_ATTRIBUTES'),
+  };
+}
+
+function otlpUrl(env: NodeJS.ProcessEnv, name: string): string {
+  const raw = env[name]!.trim();
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+  return raw;
+}
+
+/** The OpenTelemetry `key1=value1,key2=value2` form, values percent-encoded (W3C Baggage). The values may be credentials: never quoted back. */
+function keyValueList(env: NodeJS.ProcessEnv, name: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of (env[name] ?? '').split(',')) {
+    if (!entry.trim()) continue;
+    const sep = entry.indexOf('=');
+    const key = entry.slice(0, sep).trim();
+    if (sep <= 0 || !key) throw new ConfigError(`${name} must be a list of key=value pairs separated by commas`);
+    try {
+      out[key] = decodeURIComponent(entry.slice(sep + 1).trim());
+    } catch {
+      throw new ConfigError(`${name}: the value of ${key} is not valid percent-encoding`);
+    }
+  }
+  return out;
 }
 
 function metricsSettings(env: NodeJS.ProcessEnv): Config['metrics'] {

@@ -1,8 +1,12 @@
 /**
- * Structured JSON logs, one line per record. Callers pass fields, never whole request
- * objects or headers, so secrets have no way in; `redact` is a last line of defence for
- * field names that look secret.
+ * Structured JSON logs, one line per record, written by pino behind Hangar's small `Logger`
+ * interface so call sites stay `logger.info(msg, fields)`. Callers pass fields, never whole
+ * request objects or headers, so secrets have no way in; redaction is a last line of defence:
+ * pino's path-based `redact` for the header objects whose shape is known, and Hangar's own
+ * key-name rule (below) for secret-looking fields at any depth, which paths cannot express.
  */
+import pino from 'pino';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 export interface Logger {
@@ -13,36 +17,113 @@ export interface Logger {
   child(fields: Record<string, unknown>): Logger;
 }
 
-const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
-const SECRET_FIELD = /(secret|password|token|api_?key|authorization|cookie|credential|value|content)$/i;
+export interface LoggerOptions {
+  level?: LogLevel;
+  /** Fields on every line (e.g. `{ process: 'api' }`). */
+  base?: Record<string, unknown>;
+  /** Where each JSON line goes, without its newline; stdout when absent. Tests capture lines here. */
+  write?: (line: string) => void;
+}
 
-function redact(fields: Record<string, unknown>): Record<string, unknown> {
+const REDACTED = '[redacted]';
+
+/** A string field whose name ends like this is never written. */
+const SECRET_FIELD = /(secret|password|passphrase|token|api[_-]?key|private[_-]?key|authorization|cookie|credential|value|content)$/i;
+
+/**
+ * Headers that carry credentials, wherever a headers object is logged. Header values may be
+ * arrays (`set-cookie`), which the key-name rule leaves alone, so these are censored whatever
+ * their type.
+ */
+const SECRET_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-hangar-api-key', 'x-gitlab-token', 'x-secret'];
+const REDACT_PATHS = SECRET_HEADERS.flatMap((name) => [`headers["${name}"]`, `*.headers["${name}"]`]);
+
+/** Nesting beyond this is written as a placeholder: logs are for people, not for object dumps. */
+const MAX_DEPTH = 6;
+
+/** Credentials that show up inside free text, such as an error message quoting a request. */
+function scrubText(text: string): string {
+  return text
+    .replace(/\b(Bearer|Basic|token)\s+[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${REDACTED}`)
+    .replace(/\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+):[^\s@/]+@/gi, `$1:${REDACTED}@`);
+}
+
+/**
+ * An error as a plain object: its name, message, stack, code and cause, but none of its other
+ * own properties, where libraries keep request options and headers.
+ */
+function serializeError(err: Error, depth: number, seen: WeakSet<object>): Record<string, unknown> {
+  const out: Record<string, unknown> = { name: err.name, message: scrubText(err.message) };
+  if (err.stack) out.stack = scrubText(err.stack);
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' || typeof code === 'number') out.code = code;
+  if (err.cause !== undefined) out.cause = scrub(err.cause, depth + 1, seen);
+  return out;
+}
+
+function scrub(value: unknown, depth: number, seen: WeakSet<object>): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (seen.has(value)) return '[circular]';
+  if (depth >= MAX_DEPTH) return '[nested]';
+  seen.add(value);
+  try {
+    if (value instanceof Error) return serializeError(value, depth, seen);
+    if (Array.isArray(value)) return value.map((item) => scrub(item, depth + 1, seen));
+    // Dates, buffers and other class instances serialize themselves (toJSON) or are not ours to walk.
+    const proto = Object.getPrototypeOf(value) as unknown;
+    if (proto !== Object.prototype && proto !== null) return value;
+    return scrubFields(value as Record<string, unknown>, depth + 1, seen);
+  } finally {
+    seen.delete(value);
+  }
+}
+
+function scrubFields(fields: Record<string, unknown>, depth = 0, seen = new WeakSet<object>()): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(fields)) {
-    if (SECRET_FIELD.test(k) && typeof v === 'string') out[k] = '[redacted]';
-    else if (v instanceof Error) out[k] = { name: v.name, message: v.message, stack: v.stack };
-    else out[k] = v;
+  for (const [key, value] of Object.entries(fields)) {
+    out[key] = SECRET_FIELD.test(key) && typeof value === 'string' ? REDACTED : scrub(value, depth, seen);
   }
   return out;
 }
 
-export function createLogger(
-  options: { level?: LogLevel; base?: Record<string, unknown>; write?: (line: string) => void } = {},
-): Logger {
-  const threshold = LEVELS[options.level ?? 'info'];
-  const write = options.write ?? ((line: string) => process.stdout.write(line + '\n'));
-  const base = options.base ?? {};
-  const emit = (level: LogLevel, msg: string, fields?: Record<string, unknown>) => {
-    if (LEVELS[level] < threshold) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level, msg, ...base, ...redact(fields ?? {}) }));
-  };
+function adapt(logger: pino.Logger): Logger {
   return {
-    debug: (m, f) => emit('debug', m, f),
-    info: (m, f) => emit('info', m, f),
-    warn: (m, f) => emit('warn', m, f),
-    error: (m, f) => emit('error', m, f),
-    child: (fields) => createLogger({ ...options, base: { ...base, ...fields } }),
+    debug: (msg, fields) => logger.debug(fields ?? {}, msg),
+    info: (msg, fields) => logger.info(fields ?? {}, msg),
+    warn: (msg, fields) => logger.warn(fields ?? {}, msg),
+    error: (msg, fields) => logger.error(fields ?? {}, msg),
+    // pino runs `formatters.bindings` on the root's bindings only, so a child's are scrubbed here.
+    child: (fields) => adapt(logger.child(scrubFields(fields))),
   };
 }
 
-export const silentLogger: Logger = createLogger({ write: () => {} });
+function createPinoLogger(options: LoggerOptions = {}): pino.Logger {
+  const { write } = options;
+  const destination: pino.DestinationStream = write
+    ? { write: (line: string) => write(line.endsWith('\n') ? line.slice(0, -1) : line) }
+    : pino.destination({ dest: 1, sync: true });
+  return pino(
+    {
+      level: options.level ?? 'info',
+      base: options.base ? scrubFields(options.base) : null,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: { paths: REDACT_PATHS, censor: REDACTED },
+      // Fields pass through `formatters.log` first; pino's own `err` serializer would copy every
+      // enumerable property of an error, which is where secrets hide, so it is switched off.
+      serializers: { err: (value: unknown) => value },
+      formatters: {
+        level: (label) => ({ level: label }),
+        bindings: (bindings) => scrubFields(bindings),
+        log: (fields) => scrubFields(fields),
+      },
+    },
+    destination,
+  );
+}
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  return adapt(createPinoLogger(options));
+}
+
+/** Discards everything before it is formatted. */
+export const silentLogger: Logger = adapt(pino({ level: 'silent' }));

@@ -34,6 +34,7 @@ import { connectTemporal, createTemporalGateway, type TemporalGateway } from './
 import { verifySearchAttributes } from './temporal/searchAttributes';
 import { connectWorker, createHangarWorker } from './temporal/worker';
 import type { Database } from './db/database';
+import type { Tracing } from './tracing';
 import { createPreviewProxy } from './http/previewProxy';
 import { createSlackThreadAdapter } from './integrations/slack/adapter';
 import { createSlackWebApi } from './integrations/slack/webApi';
@@ -56,11 +57,12 @@ export interface ApiProcess {
   close(): Promise<void>;
 }
 
-export async function buildApi(options: { config: Config; logger: Logger; database: Database; temporalAddress: string }): Promise<ApiProcess> {
-  const { config, logger, database } = options;
+/** `tracing`: the process's traces (src/tracing), made by its entry point; absent, nothing is traced. */
+export async function buildApi(options: { config: Config; logger: Logger; database: Database; temporalAddress: string; tracing?: Tracing }): Promise<ApiProcess> {
+  const { config, logger, database, tracing } = options;
   const connection = await connectTemporal(options.temporalAddress);
   if (config.temporalSearchAttributes) await verifySearchAttributes(connection, config.temporalNamespace).catch(closingOnError(connection));
-  const temporal = createTemporalGateway(connection, gatewayOptions(config));
+  const temporal = createTemporalGateway(connection, gatewayOptions(config, tracing));
   const terminalClient = createTerminalClient({ bus: database.bus, logger: logger.child({ component: 'terminals' }) });
   const services = createServices({ repos: database.repos, bus: database.bus, secretBox: createSecretBox(config.encryptionKeys), temporal, terminalClient, config, logger });
   const routes = allRoutes({
@@ -91,6 +93,7 @@ export async function buildApi(options: { config: Config; logger: Logger; databa
     // Off without a token: the API's port is public, and metrics are for operators.
     metrics: config.metrics.token ? httpMetrics({ token: config.metrics.token, routes, registries: [createDatabaseGauges(database.repos.metrics)] }) : undefined,
     rateLimit: rateLimiter?.forRoute,
+    tracer: tracing?.tracer,
   });
   // Code-hosting delivery ids are remembered for a week (at least 72 h is required).
   const pruneDeliveries = () =>
@@ -174,8 +177,8 @@ export interface WorkerProcess {
   shutdown(): Promise<void>;
 }
 
-export async function startWorker(options: { config: Config; logger: Logger; database: Database; temporalAddress: string }): Promise<WorkerProcess> {
-  const { config, logger, database } = options;
+export async function startWorker(options: { config: Config; logger: Logger; database: Database; temporalAddress: string; tracing?: Tracing }): Promise<WorkerProcess> {
+  const { config, logger, database, tracing } = options;
   const { repos } = database;
   const docker = createDocker(process.env);
   const secretBox = createSecretBox(config.encryptionKeys);
@@ -201,9 +204,10 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
   // sweeper finds unstarted and stops a deleted automation's workflows.
   const connection = await connectWorker(options.temporalAddress, logger, config.metrics.temporalAddress);
   if (config.temporalSearchAttributes) await verifySearchAttributes(connection, config.temporalNamespace).catch(closingOnError(connection));
-  const temporal = createTemporalGateway(connection, gatewayOptions(config));
+  const temporal = createTemporalGateway(connection, gatewayOptions(config, tracing));
   const worker = await createHangarWorker({
     logger,
+    tracing,
     connection,
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
@@ -280,7 +284,12 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
   };
 }
 
-const gatewayOptions = (config: Config) => ({ namespace: config.temporalNamespace, taskQueue: config.taskQueue, searchAttributes: config.temporalSearchAttributes });
+const gatewayOptions = (config: Config, tracing: Tracing | undefined) => ({
+  namespace: config.temporalNamespace,
+  taskQueue: config.taskQueue,
+  searchAttributes: config.temporalSearchAttributes,
+  tracer: tracing?.tracer,
+});
 
 /** Closes a connection the process will not use after all, then rethrows. */
 const closingOnError =

@@ -1,23 +1,30 @@
 /** Production API process: HTTP only. Reads config → builds deps → listens → closes on signal. */
+import type { AddressInfo } from 'node:net';
 import { loadConfig, requireProductionSettings } from '../config';
 import { createLogger } from '../logger';
 import { buildApi, migrate, openDatabase } from '../processes';
+import { startTracing } from '../tracing';
 import { onShutdown } from './shutdown';
 
 async function main() {
   const config = loadConfig(process.env);
   requireProductionSettings(config);
   const logger = createLogger({ level: config.logLevel, base: { process: 'api' } });
+  const tracing = config.tracing ? startTracing(config.tracing, 'hangar-api') : undefined;
+  if (config.tracing) logger.info('traces exported over OTLP', { collector: new URL(config.tracing.endpoint).host });
   const database = await openDatabase(config, logger);
   // Both processes migrate at start; knex's migration lock makes concurrent starts safe.
   await migrate(database, config);
-  const api = await buildApi({ config, logger, database, temporalAddress: config.temporalAddress! });
+  const api = await buildApi({ config, logger, database, temporalAddress: config.temporalAddress!, tracing });
   const server = await api.listen(config.port, config.host);
-  logger.info('api listening', { port: config.port });
+  // The bound port: PORT=0 asks the system for a free one.
+  logger.info('api listening', { port: (server.address() as AddressInfo).port });
   onShutdown(logger, async () => {
     await new Promise((resolve) => server.close(resolve));
     await api.close();
     await database.close();
+    // Last: flushes the spans of everything above.
+    await tracing?.shutdown();
   });
 }
 

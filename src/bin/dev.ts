@@ -12,6 +12,7 @@ import { generateEncryptionKey } from '../crypto/secretBox';
 import { createLogger } from '../logger';
 import { buildApi, migrate, openDatabase, startWorker } from '../processes';
 import { freePort, startTemporalDevServer } from '../temporal/devServer';
+import { startTracing } from '../tracing';
 import { defaultSandboxImage, resolveTemporalCli } from '../toolchain';
 import { onShutdown } from './shutdown';
 
@@ -71,6 +72,8 @@ async function main() {
   env.HANGAR_SANDBOX_OWNER ||= 'hangar-dev';
   const config = loadConfig(env, { sandboxImage: defaultSandboxImage(env) });
   const logger = createLogger({ level: config.logLevel, base: { process: 'dev' } });
+  // One provider for the whole process: the API and the worker report as one service.
+  const tracing = config.tracing ? startTracing(config.tracing, 'hangar') : undefined;
 
   const temporal = config.temporalAddress ? { address: config.temporalAddress, uiUrl: null, stop: async () => {} } : await startTemporal(dataDir, logger);
   const database = await openDatabase(config, logger, join(dataDir, 'pgdata'));
@@ -78,8 +81,8 @@ async function main() {
   const pidFile = join(dataDir, 'dev.pid');
   if (database.embedded) writeFileSync(pidFile, String(process.pid));
   await migrate(database, config);
-  const worker = await startWorker({ config, logger, database, temporalAddress: temporal.address });
-  const api = await buildApi({ config, logger, database, temporalAddress: temporal.address });
+  const worker = await startWorker({ config, logger, database, temporalAddress: temporal.address, tracing });
+  const api = await buildApi({ config, logger, database, temporalAddress: temporal.address, tracing });
   const server = await api.listen(config.port, config.host);
   const baseUrl = config.publicBaseUrl ?? `http://localhost:${config.port}`;
 
@@ -123,6 +126,7 @@ async function main() {
     await database.close();
     rmSync(pidFile, { force: true });
     await temporal.stop();
+    await tracing?.shutdown();
   });
 }
 

@@ -1,6 +1,6 @@
 /**
- * Builds the Koa app without listening. Middleware order: request id and access log, the
- * one error middleware, then the declared routes: each authenticated by bearer key unless it
+ * Builds the Koa app without listening. Middleware order: metrics, the request's span (when
+ * traced), request id and access log, the one error middleware, then the declared routes: each authenticated by bearer key unless it
  * says otherwise, then its JSON body parsed within the route's limit (`ownBody` routes read
  * theirs with `readBody`), then validated by its own schemas.
  */
@@ -16,6 +16,8 @@ import { jsonBody } from './body';
 import { createOwnBodies, DEFAULT_MAX_UNVERIFIED_BODIES, type OwnBodyReader, type UnverifiedBodySettings } from './ownBody';
 import type { BodyLimitName, ReadBodyOptions, Route } from './route';
 import { compileValidator } from './validate';
+import { currentTraceId, tracingMiddleware } from './tracing';
+import type { Tracer } from '@opentelemetry/api';
 
 export interface AppOptions {
   logger: Logger;
@@ -33,6 +35,8 @@ export interface AppOptions {
   metrics?: Koa.Middleware;
   /** Each route's request limit (src/http/rateLimit.ts), run before its body is read or its caller authenticated. */
   rateLimit?: (route: Route) => Middleware;
+  /** A server span per request (src/http/tracing.ts); absent when traces are off. */
+  tracer?: Tracer;
 }
 
 declare module 'koa' {
@@ -57,6 +61,8 @@ export function createApp(options: AppOptions): Koa {
   const { logger } = options;
 
   if (options.metrics) app.use(options.metrics);
+  // After metrics, so scrapes are not traced; before the rest, so the span sees the final status.
+  if (options.tracer) app.use(tracingMiddleware(options.tracer));
   app.use(async (ctx, next) => {
     const inbound = ctx.get('x-request-id');
     const requestId = /^[A-Za-z0-9._-]{1,64}$/.test(inbound) ? inbound : randomUUID();
@@ -101,6 +107,7 @@ export function createApp(options: AppOptions): Koa {
       status: ctx.status,
       ms: Math.round(ms * 10) / 10,
       organizationId: ctx.state.actor?.organizationId,
+      traceId: options.tracer ? currentTraceId() : undefined,
     });
   });
 

@@ -3,7 +3,9 @@
  * (503 when the cluster is unreachable), never in routes.
  */
 import { randomUUID } from 'node:crypto';
+import type { Tracer } from '@opentelemetry/api';
 import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowFailedError, WorkflowNotFoundError, type ConnectionLike } from '@temporalio/client';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { DomainError, invalid, notFound, unavailable } from '../domain/errors';
 import type { hookTestWorkflow } from '../../workflows/hookTest';
 import type { warmPoolWorkflow } from '../../workflows/warmPool';
@@ -120,9 +122,15 @@ export function createTemporalGateway(
     taskQueue: string;
     /** Whether starts carry Hangar's search attributes (the namespace must have them registered). */
     searchAttributes: boolean;
+    /**
+     * Traces on: each start, signal, query and update gets a client span, and its context
+     * travels to the workflow in the call's headers (docs/operations.md, "Traces").
+     */
+    tracer?: Tracer;
   },
 ): TemporalGateway {
-  const client = new Client({ connection, namespace: options.namespace });
+  const interceptors = options.tracer ? { workflow: [new OpenTelemetryWorkflowClientInterceptor({ tracer: options.tracer })] } : undefined;
+  const client = new Client({ connection, namespace: options.namespace, interceptors });
 
   /** The start options that make a workflow findable in the Temporal UI (nothing when off). */
   function visibility(labels: WorkflowLabels, context?: StartContext) {

@@ -2,17 +2,12 @@
  * The Temporal worker: workflows bundled once from `workflows/index.ts`, activities built
  * from real dependencies by their factories.
  */
-import {
-  DefaultLogger,
-  NativeConnection,
-  Runtime,
-  Worker,
-  bundleWorkflowCode,
-  type LogLevel as TemporalLogLevel,
-  type WorkflowBundleWithSourceMap,
-} from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor, makeWorkflowExporter } from '@temporalio/interceptors-opentelemetry';
 import { createActivities, type ActivityDeps } from '../../activities';
 import type { Logger } from '../logger';
+import type { Tracing } from '../tracing';
+import { temporalLogger } from './logging';
 
 /** Set once the Runtime is installed: with the metrics address it was given. */
 let installed: { metricsAddress: string | undefined } | null = null;
@@ -32,13 +27,8 @@ function installRuntime(logger: Logger, metricsAddress: string | undefined): voi
     return;
   }
   installed = { metricsAddress };
-  const levels: Record<TemporalLogLevel, keyof Logger> = { TRACE: 'debug', DEBUG: 'debug', INFO: 'debug', WARN: 'warn', ERROR: 'error' };
-  const sdkLogger = logger.child({ component: 'temporal-sdk' });
   Runtime.install({
-    logger: new DefaultLogger('INFO', (entry) => {
-      const { sdkComponent, taskQueue, workflowId, workflowType, activityType } = (entry.meta ?? {}) as Record<string, unknown>;
-      (sdkLogger[levels[entry.level]] as Logger['info'])(entry.message, { sdkComponent, taskQueue, workflowId, workflowType, activityType });
-    }),
+    logger: temporalLogger(logger),
     telemetryOptions: {
       logging: { filter: { core: 'WARN', other: 'ERROR' }, forward: {} },
       // Temporal's default names and units, which its published dashboards expect.
@@ -48,12 +38,28 @@ function installRuntime(logger: Logger, metricsAddress: string | undefined): voi
   if (metricsAddress) logger.info('temporal sdk metrics listening', { address: metricsAddress });
 }
 
-let bundle: Promise<WorkflowBundleWithSourceMap> | null = null;
+const bundles: { plain?: Promise<WorkflowBundleWithSourceMap>; traced?: Promise<WorkflowBundleWithSourceMap> } = {};
 
-/** Bundling takes about a second; tests and dev share one bundle per process. */
-export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows/index.ts'), logger: quietBundlerLogger });
-  return bundle;
+/**
+ * The workflow interceptors of traced workers: a span for each workflow run, signal, query and
+ * update, and for each activity and child it starts, with the trace context passed on in their
+ * headers. They run inside the workflow sandbox, so they are bundled with the workflows (with a
+ * prebuilt bundle, the worker's `interceptors.workflowModules` option is not read).
+ */
+const TRACING_WORKFLOW_INTERCEPTORS = require.resolve('./tracingWorkflowInterceptors.ts');
+
+/**
+ * Bundling takes about a second; tests and dev share one bundle per process and kind. The
+ * traced bundle is another one: untraced workers carry no tracing code in their workflows.
+ */
+export function workflowBundle(options: { traced?: boolean } = {}): Promise<WorkflowBundleWithSourceMap> {
+  const workflowsPath = require.resolve('../../workflows/index.ts');
+  if (options.traced) {
+    bundles.traced ??= bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: [TRACING_WORKFLOW_INTERCEPTORS], logger: quietBundlerLogger });
+    return bundles.traced;
+  }
+  bundles.plain ??= bundleWorkflowCode({ workflowsPath, logger: quietBundlerLogger });
+  return bundles.plain;
 }
 
 const quietBundlerLogger = {
@@ -73,6 +79,8 @@ export interface WorkerDeps {
   activities: ActivityDeps;
   /** How long a stopping worker lets in-flight activities (agent turns) finish before cancelling them. */
   shutdownGraceMs: number;
+  /** Traces on (docs/operations.md, "Traces"); absent: no interceptors, no sink, the plain bundle. */
+  tracing?: Tracing;
 }
 
 /**
@@ -90,7 +98,25 @@ export async function createHangarWorker(deps: WorkerDeps): Promise<Worker> {
     namespace: deps.namespace,
     taskQueue: deps.taskQueue,
     shutdownGraceTime: deps.shutdownGraceMs,
-    workflowBundle: await workflowBundle(),
+    workflowBundle: await workflowBundle({ traced: deps.tracing !== undefined }),
     activities: createActivities(deps.activities),
+    ...(deps.tracing ? tracingOptions(deps.tracing) : {}),
   });
+}
+
+/**
+ * Activities continue the trace their workflow passed in the headers, with a span each (and
+ * its trace and span ids on the SDK's log lines of that activity); workflow spans, made in the
+ * sandbox, leave it through the `exporter` sink into this process's span processor. The sink
+ * is not called during replay, so a replayed history exports nothing again (a retried workflow
+ * task may).
+ */
+function tracingOptions(tracing: Tracing): Pick<WorkerOptions, 'interceptors' | 'sinks'> {
+  const tracer = tracing.tracer;
+  return {
+    interceptors: {
+      activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx, { tracer }), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })],
+    },
+    sinks: { exporter: makeWorkflowExporter(tracing.spanProcessor, tracing.resource) },
+  };
 }
