@@ -2,7 +2,8 @@
 import type { AddressInfo } from 'node:net';
 import { loadConfig, requireProductionSettings } from '../config';
 import { createLogger } from '../logger';
-import { buildApi, migrate, openDatabase } from '../processes';
+import { migrate, openDatabase } from '../db/database';
+import { buildApi } from '../processes/api';
 import { startTracing } from '../tracing';
 import { onShutdown } from './shutdown';
 
@@ -13,7 +14,7 @@ async function main() {
   const tracing = config.tracing ? startTracing(config.tracing, 'hangar-api') : undefined;
   if (config.tracing) logger.info('traces exported over OTLP', { collector: new URL(config.tracing.endpoint).host });
   const database = await openDatabase(config, logger);
-  // Both processes migrate at start; knex's migration lock makes concurrent starts safe.
+  // Both processes migrate at start; an advisory lock makes concurrent starts safe (src/db/knex.ts).
   await migrate(database, config);
   const api = await buildApi({ config, logger, database, temporalAddress: config.temporalAddress!, tracing });
   const server = await api.listen(config.port, config.host);

@@ -2,7 +2,8 @@
 import { loadConfig, requireProductionSettings } from '../config';
 import { createLogger } from '../logger';
 import { startMetricsServer } from '../metrics/server';
-import { migrate, openDatabase, startWorker } from '../processes';
+import { migrate, openDatabase } from '../db/database';
+import { startWorker } from '../processes/worker';
 import { startTracing } from '../tracing';
 import { onShutdown } from './shutdown';
 

@@ -1,0 +1,144 @@
+/** The worker process's assembly: the Temporal worker, its activities and the sandboxes. */
+import { createOutboundPolicy } from '../integrations/outbound/addressGuard';
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../config';
+import { createSecretBox } from '../crypto/secretBox';
+import type { Logger } from '../logger';
+import { createDocker, createSandboxRuntime, type SandboxRuntime } from '../sandbox';
+import { createWorkspaceRuntime } from '../sandbox/workspace';
+import { createCanvasReader } from '../sandbox/workspace/canvas';
+import { isolateNetworks } from '../sandbox/network';
+import { CANVAS_DIR } from '../domain/media';
+import { createBlobStore } from '../storage';
+import { createGithubChecksClient } from '../integrations/github/checks';
+import { createGithubContentsClient } from '../integrations/github/contents';
+import { createAutomationSweeper } from '../temporal/inboxSweeper';
+import { createReplicaEventEmitter } from '../events/replicaEvents';
+import { createCredentialResolver } from '../agents/credentials';
+import { createTerminalManager } from '../terminals';
+import { workspaceKey } from '../domain/replicas';
+import { createTemporalGateway } from '../temporal/gateway';
+import { verifySearchAttributes } from '../temporal/searchAttributes';
+import { connectWorker, createHangarWorker } from '../temporal/worker';
+import type { Database } from '../db/database';
+import type { Tracing } from '../tracing';
+import { createSlackThreadAdapter } from '../integrations/slack/adapter';
+import { createSlackWebApi } from '../integrations/slack/webApi';
+import { createLinearThreadAdapter } from '../integrations/linear/adapter';
+import { createCodeHostingThreadAdapters } from '../../activities/codeHostingThreads';
+import { closingOnError, gatewayOptions } from './shared';
+
+export interface WorkerProcess {
+  sandbox: SandboxRuntime;
+  /** Resolves when the worker has stopped. */
+  running: Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+export async function startWorker(options: { config: Config; logger: Logger; database: Database; temporalAddress: string; tracing?: Tracing }): Promise<WorkerProcess> {
+  const { config, logger, database, tracing } = options;
+  const { repos } = database;
+  const docker = createDocker(process.env);
+  const secretBox = createSecretBox(config.encryptionKeys);
+  const isolation = await isolateNetworks(config, docker, logger.child({ component: 'network' }));
+  const workspaceRuntime = createWorkspaceRuntime(docker, {
+    image: config.sandboxImage,
+    logger: logger.child({ component: 'workspaces' }),
+    networkMode: config.sandboxNetworkMode,
+    networks: isolation?.networks,
+    memoryCapBytes: config.workspaceMemoryCapBytes,
+  });
+  const sandbox = createSandboxRuntime(docker, {
+    image: config.sandboxImage,
+    poolSize: config.sandboxPoolSize,
+    memoryBytes: config.sandboxMemoryBytes,
+    nanoCpus: config.sandboxNanoCpus,
+    pidsLimit: config.sandboxPidsLimit,
+    networkMode: isolation?.hooksNetwork ?? config.sandboxNetworkMode,
+    ownerId: config.sandboxOwner,
+    logger: logger.child({ component: 'sandbox' }),
+  });
+  // One connection: the worker polls on it, and its gateway starts the workflows the inbox
+  // sweeper finds unstarted and stops a deleted automation's workflows.
+  const connection = await connectWorker(options.temporalAddress, logger, config.metrics.temporalAddress);
+  if (config.temporalSearchAttributes) await verifySearchAttributes(connection, config.temporalNamespace).catch(closingOnError(connection));
+  const temporal = createTemporalGateway(connection, gatewayOptions(config, tracing));
+  const worker = await createHangarWorker({
+    logger,
+    tracing,
+    connection,
+    namespace: config.temporalNamespace,
+    taskQueue: config.taskQueue,
+    shutdownGraceMs: config.workerShutdownGraceMs,
+    activities: {
+      repos,
+      secretBox,
+      events: createReplicaEventEmitter(repos.replicaEvents, database.bus),
+      bus: database.bus,
+      sandbox,
+      runtime: workspaceRuntime,
+      credentials: createCredentialResolver({ repos, secretBox }),
+      github: createGithubChecksClient(config.github),
+      githubContents: createGithubContentsClient({ apiUrl: config.github.apiUrl, token: config.github.token }),
+      workflows: temporal,
+      logger,
+      hookTimeoutMs: config.hookTimeoutMs,
+      agentExecutable: config.agentExecutable,
+      agentIdleTimeoutMs: config.agentIdleTimeoutMs,
+      publicBaseUrl: config.publicBaseUrl,
+      workspaceApiUrl: config.workspaceApiUrl,
+      timings: { idleMs: config.workspaceIdleMs, archiveAfterMs: config.workspaceArchiveAfterMs, historyLimit: config.workspaceHistoryLimit },
+      blobs: createBlobStore(config),
+      canvas: createCanvasReader(docker, CANVAS_DIR),
+      outbound: createOutboundPolicy(config.outboundAllow),
+      // Each provider's adapter is listed here as it is connected (Slack, Linear, GitHub, GitLab).
+      threadAdapters: [
+        createSlackThreadAdapter({
+          repos,
+          secretBox,
+          slack: createSlackWebApi({ apiUrl: config.slack.apiUrl }),
+          publicBaseUrl: config.publicBaseUrl,
+          logger: logger.child({ component: 'slack' }),
+        }),
+        createLinearThreadAdapter({ connections: repos.connections, secretBox, apiUrl: config.linear.apiUrl, logger: logger.child({ component: 'linear' }) }),
+        ...createCodeHostingThreadAdapters({ repos, logger: logger.child({ component: 'code-hosting-threads' }), github: config.github, gitlab: config.gitlab }),
+      ],
+    },
+  });
+  // Terminal sessions live in the worker that holds their TTY; the API reaches them over the bus.
+  const terminals = createTerminalManager({
+    bus: database.bus,
+    repository: repos.terminalSessions,
+    owner: `${config.sandboxOwner}-${randomUUID().slice(0, 8)}`,
+    // A replica that claimed a warm-pool workspace uses that entry's container.
+    openTty: async (replicaId, opts) => {
+      const row = await repos.replicas.find(replicaId);
+      return workspaceRuntime.openTty(row ? workspaceKey(row) : replicaId, opts);
+    },
+    logger: logger.child({ component: 'terminals' }),
+  });
+  await terminals.start();
+  // Starts the workflows of inbox rows whose start was lost (see temporal/inboxSweeper.ts).
+  const sweeper = createAutomationSweeper({
+    inbox: repos.automationInbox,
+    temporal,
+    logger: logger.child({ component: 'automation-sweeper' }),
+    graceMs: config.automationSweepMs,
+  });
+  sweeper.start(config.automationSweepMs);
+  const running = worker.run().finally(async () => {
+    await sweeper.stop();
+    await terminals.close();
+    await sandbox.close();
+    await connection.close();
+  });
+  return {
+    sandbox,
+    running,
+    async shutdown() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+    },
+  };
+}
+
