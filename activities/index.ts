@@ -22,6 +22,7 @@ import { createAutomationEventActivities } from './automationEvents';
 import { createAutomationRunActivities } from './automationRuns';
 import { createAutomationScheduleActivities } from './automationSchedule';
 import { createHookActivities } from './hooks';
+import { createHostActivities } from './hosts';
 import { createWarmPoolActivities } from './warmPool';
 import { createThreadActivities } from './threads';
 import { createWorkspaceActivities, type CredentialResolver } from './workspace';
@@ -64,6 +65,30 @@ export interface ActivityDeps {
   outbound: OutboundPolicy;
   /** How each provider answers in its threads (Slack, Linear, GitHub, GitLab). */
   threadAdapters: ThreadAdapter[];
+  /** This worker's Docker host (`HANGAR_WORKER_HOST_ID`): recorded on what it builds. */
+  hostId: string;
+  /** Schedule-to-start timeout of container work on a host, and the liveness window of placement. */
+  hostTimeoutMs: number;
+}
+
+/**
+ * The activities that work on this host's Docker engine. Its worker also polls the host's own
+ * queue for them, where a workflow sends the work on a container it placed here.
+ */
+export const HOST_ACTIVITY_NAMES = [
+  'provisionWorkspace',
+  'startWorkspace',
+  'stopWorkspace',
+  'removeWorkspace',
+  'runNextTurn',
+  'buildWarmPoolEntry',
+  'listCanvas',
+  'copyCanvasFile',
+] as const;
+
+/** The subset of `activities` registered on the host queue. */
+export function hostActivities(activities: ReturnType<typeof createActivities>) {
+  return Object.fromEntries(HOST_ACTIVITY_NAMES.map((name) => [name, activities[name]])) as Pick<ReturnType<typeof createActivities>, (typeof HOST_ACTIVITY_NAMES)[number]>;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -81,5 +106,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createAutomationCleanupActivities(as('automation-cleanup')),
     ...createCanvasActivities(deps),
     ...createThreadActivities({ ...as('threads'), records, adapters: deps.threadAdapters }),
+    ...createHostActivities(as('placement')),
   };
 }

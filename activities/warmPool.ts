@@ -12,6 +12,7 @@ import { fetchSkills, withRegistrySkills } from './skills';
 import type { EventBus } from '../src/events/bus';
 import { announceWarmWorkspaceStatus, createWarmWorkspacePublisher } from '../src/events/warmPoolStream';
 import { HOOK_LOG_PREVIEW, heartbeating, type WorkspaceActivityDeps } from './workspace';
+import { HOST_LABEL } from './hosts';
 
 /** Backoff after consecutive failed builds: 5 s, 10 s, 20 s … at most 10 min. */
 export const WARM_POOL_BACKOFF_BASE_MS = 5000;
@@ -83,6 +84,7 @@ export function createWarmPoolActivities(deps: WorkspaceActivityDeps & { bus: Ev
           size: 'small',
           repositories,
           env_hash: setup.hash,
+          ...(deps.hostId ? { host_id: deps.hostId } : {}),
         });
         const built = await heartbeating(async () => {
           const check = () => {
@@ -94,7 +96,7 @@ export function createWarmPoolActivities(deps: WorkspaceActivityDeps & { bus: Ev
               replicaId: entryId,
               size: 'small',
               env: setup.env,
-              labels: { 'dev.hangar.organization': config.organization_id, [WARM_POOL_LABEL]: configId },
+              labels: { 'dev.hangar.organization': config.organization_id, [WARM_POOL_LABEL]: configId, ...(deps.hostId ? { [HOST_LABEL]: deps.hostId } : {}) },
               organizationId: config.organization_id,
             }),
           ]);

@@ -23,6 +23,7 @@ import { deliverWebhookOnce, WebhookDeliveryError, type WebhookEvent } from '../
 import { webhookRetryDelay } from '../src/integrations/webhooks/retry';
 import type { BlobStore } from '../src/storage';
 import { replicaBlobPrefix, type WorkspaceStatus } from '../workflows/shared';
+import { HOST_LABEL } from './hosts';
 
 /** How a turn gets its agent's credential. */
 export type CredentialResolver = Pick<AgentCredentials, 'hasCredential'>;
@@ -48,6 +49,8 @@ export interface WorkspaceActivityDeps {
   bus?: EventBus;
   /** A deleted replica's media and canvas copies go with it. */
   blobs: Pick<BlobStore, 'deleteByPrefix'>;
+  /** This worker's host: containers it makes carry it, and a claim takes only warm entries held here. */
+  hostId?: string;
 }
 
 export const HOOK_LOG_PREVIEW = 100_000;
@@ -98,7 +101,7 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
         replicaId: key,
         size: row.size,
         env: { ...setup.env, ...replicaEnv(row) },
-        labels: { 'dev.hangar.organization': row.organization_id },
+        labels: { 'dev.hangar.organization': row.organization_id, ...(deps.hostId ? { [HOST_LABEL]: deps.hostId } : {}) },
         organizationId: row.organization_id,
       }),
     ]);
@@ -126,7 +129,7 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
     }
     const claimed = await repos.transact(async (trx) => {
       const entry = await warmPools.claimReady(
-        { environmentId: setup.resolved.environment.id, size: row.size, envHash: setup.hash, repositories: snapshotRepositories(row.repositories), replicaId: row.id },
+        { environmentId: setup.resolved.environment.id, size: row.size, envHash: setup.hash, repositories: snapshotRepositories(row.repositories), replicaId: row.id, hostId: deps.hostId },
         trx,
       );
       if (!entry) return null;

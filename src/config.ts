@@ -92,6 +92,20 @@ export interface Config {
   modelCatalogTtlMs: number;
   modelProviderTimeoutMs: number;
   workerShutdownGraceMs: number;
+  /**
+   * Several worker hosts (docs/operations.md, "Several worker hosts"). `HANGAR_WORKER_HOST_ID`
+   * (default the machine's host name): this worker's Docker host, whose own task queue
+   * (`{taskQueue}@{hostId}`) carries the work on its containers. Workers on one engine share it.
+   */
+  workerHostId: string;
+  /** `HANGAR_HOST_MAX_WORKSPACES` (default 0: no limit): running workspaces and warm-pool entries placement puts on this host. */
+  hostMaxWorkspaces: number | null;
+  /**
+   * `HANGAR_HOST_TIMEOUT_SECONDS` (default 300): how long a container activity waits for its
+   * host's worker to pick it up before the workspace goes to `error` (the host is taken as
+   * lost), and how long a host that stopped heartbeating is still offered new workspaces.
+   */
+  hostTimeoutMs: number;
   automationSweepMs: number;
   /** Code hosting: webhook verification and the Checks API (see docs/operations.md). */
   github: {
@@ -210,6 +224,26 @@ function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: r
   if (!(values as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
   return raw as T;
 }
+
+/**
+ * A host id names a task queue and a bus channel: a short name of letters, digits, dots,
+ * dashes and underscores. A machine's host name qualifies; an FQDN is cut at its first dot
+ * only when it is too long.
+ */
+function hostId(env: NodeJS.ProcessEnv): string {
+  const raw = env.HANGAR_WORKER_HOST_ID;
+  if (raw !== undefined && raw !== '') {
+    if (!HOST_ID.test(raw)) throw new ConfigError(`HANGAR_WORKER_HOST_ID must be 1-63 letters, digits, ".", "-" or "_", starting with a letter or digit, got "${raw}"`);
+    return raw;
+  }
+  const name = hostname();
+  if (HOST_ID.test(name)) return name;
+  const short = name.split('.')[0]!.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 63);
+  if (!HOST_ID.test(short)) throw new ConfigError(`this machine's host name "${name}" is not a usable host id: set HANGAR_WORKER_HOST_ID`);
+  return short;
+}
+
+const HOST_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 
 const list = (raw: string | undefined) => (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
@@ -333,6 +367,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
     modelCatalogTtlMs: int(env, 'HANGAR_MODEL_CATALOG_TTL_MS', 300_000, 1000, 86_400_000),
     modelProviderTimeoutMs: int(env, 'HANGAR_MODEL_PROVIDER_TIMEOUT_MS', 5000, 100, 60_000),
     workerShutdownGraceMs: int(env, 'HANGAR_WORKER_SHUTDOWN_GRACE_SECONDS', 30, 0, 3600) * 1000,
+    workerHostId: hostId(env),
+    hostMaxWorkspaces: int(env, 'HANGAR_HOST_MAX_WORKSPACES', 0, 0, 100_000) || null,
+    hostTimeoutMs: int(env, 'HANGAR_HOST_TIMEOUT_SECONDS', 300, 3, 86_400) * 1000,
     automationSweepMs: int(env, 'HANGAR_AUTOMATION_SWEEP_SECONDS', 30, 1, 3600) * 1000,
     github: {
       webhookSecret: env.HANGAR_GITHUB_WEBHOOK_SECRET || undefined,

@@ -3,7 +3,7 @@
  * policies are reviewed side by side. A workflow imports the group that fits the work, never
  * `proxyActivities` itself.
  */
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, type ActivityOptions } from '@temporalio/workflow';
 import type { AgentTurnActivities } from '../activities/agentTurns';
 import type { AutomationCheckActivities } from '../activities/automationChecks';
 import type { AutomationCleanupActivities } from '../activities/automationCleanup';
@@ -12,9 +12,11 @@ import type { AutomationRunActivities } from '../activities/automationRuns';
 import type { AutomationScheduleActivities } from '../activities/automationSchedule';
 import type { CanvasActivities } from '../activities/canvas';
 import type { HookActivities } from '../activities/hooks';
+import type { HostActivities } from '../activities/hosts';
 import type { ThreadActivities } from '../activities/threads';
 import type { WarmPoolActivities } from '../activities/warmPool';
 import type { WorkspaceActivities } from '../activities/workspace';
+import type { HostPlacement } from './shared';
 
 /**
  * Bookkeeping in the database: quick, and retried for a while so a database blip does not
@@ -69,32 +71,35 @@ export const cleanups = proxyActivities<AutomationCleanupActivities>({
  * Container work: provisioning clones and runs hooks (heartbeats carry progress). The
  * activity reports a failure on its last attempt instead of throwing it.
  */
-export const containers = proxyActivities<WorkspaceActivities>({
+const CONTAINERS: ActivityOptions = {
   startToCloseTimeout: '20 minutes',
   heartbeatTimeout: '1 minute',
   retry: { maximumAttempts: 3, initialInterval: '2 seconds' },
-});
+};
+export const containers = proxyActivities<WorkspaceActivities>(CONTAINERS);
 
 /**
  * A warm-pool build: not retried by Temporal; the activity records a failure on the pool and
  * the pool's workflow backs off.
  */
-export const builds = proxyActivities<WarmPoolActivities>({
+const BUILDS: ActivityOptions = {
   startToCloseTimeout: '30 minutes',
   heartbeatTimeout: '1 minute',
   retry: { maximumAttempts: 1 },
-});
+};
+export const builds = proxyActivities<WarmPoolActivities>(BUILDS);
 
 /**
  * Agent turns: long and heartbeating every few seconds. A second attempt exists for a worker
  * lost mid-turn (the heartbeat stops): it runs the claimed message again only if the agent had
  * not started, and otherwise stops what is left of it and ends the turn as interrupted.
  */
-export const turns = proxyActivities<AgentTurnActivities>({
+const TURNS: ActivityOptions = {
   startToCloseTimeout: '2 hours',
   heartbeatTimeout: '20 seconds',
   retry: { maximumAttempts: 2, initialInterval: '1 second' },
-});
+};
+export const turns = proxyActivities<AgentTurnActivities>(TURNS);
 
 /**
  * A start-hook test: one attempt plus one retry. A worker that dies mid-test leaves no state
@@ -120,10 +125,40 @@ export const webhooks = proxyActivities<WorkspaceActivities>({
  * Canvas reads the API waits for: a few seconds of Docker archive work, retried briefly (a
  * retried copy writes a new key; the API deletes the one it is answered).
  */
-export const canvasReads = proxyActivities<CanvasActivities>({
+const CANVAS_READS: ActivityOptions = {
   startToCloseTimeout: '2 minutes',
   retry: { maximumAttempts: 3, initialInterval: '500 milliseconds' },
+};
+export const canvasReads = proxyActivities<CanvasActivities>(CANVAS_READS);
+
+/**
+ * Placing a workspace or a warm-pool entry on a worker host: a database transaction, retried
+ * for a few minutes while every host is full or silent (a host may come back or free room),
+ * after which the workspace ends in error with the activity's message.
+ */
+export const placements = proxyActivities<HostActivities>({
+  startToCloseTimeout: '30 seconds',
+  scheduleToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '2 seconds', maximumInterval: '20 seconds' },
 });
+
+/**
+ * The activities that work on a container, sent to the queue of the host that holds it
+ * (Temporal's worker-specific task queues). A host whose worker does not pick one up within
+ * the placement's schedule-to-start timeout is taken as lost (`isHostLost`). Without a
+ * placement (a workspace from before hosts were recorded) the shared queue serves them, as it
+ * always did.
+ */
+export function onHost(host: HostPlacement | undefined) {
+  if (!host) return { containers, builds, turns, canvasReads };
+  const at = { taskQueue: host.taskQueue, scheduleToStartTimeout: host.scheduleToStartMs };
+  return {
+    containers: proxyActivities<WorkspaceActivities>({ ...CONTAINERS, ...at }),
+    builds: proxyActivities<WarmPoolActivities>({ ...BUILDS, ...at }),
+    turns: proxyActivities<AgentTurnActivities>({ ...TURNS, ...at }),
+    canvasReads: proxyActivities<CanvasActivities>({ ...CANVAS_READS, ...at }),
+  };
+}
 
 /**
  * Threads: routing a message writes records and may call the provider for the thread's new

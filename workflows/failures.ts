@@ -1,5 +1,6 @@
 /** Reading failures that reach a workflow. */
-import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure } from '@temporalio/workflow';
+import { TimeoutType } from '@temporalio/common';
+import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, TimeoutFailure } from '@temporalio/workflow';
 
 /** The message of the failure at the bottom of an activity's or child's failure chain. */
 export function failureMessage(err: unknown): string {
@@ -7,4 +8,17 @@ export function failureMessage(err: unknown): string {
   while ((e instanceof ActivityFailure || e instanceof ChildWorkflowFailure) && e.cause) e = e.cause;
   if (e instanceof ApplicationFailure || e instanceof Error) return e.message || 'the activity failed';
   return String(e);
+}
+
+/**
+ * Whether an activity failed because no worker of its host picked it up in time (its
+ * schedule-to-start timeout, which Temporal does not retry): the host is taken as lost.
+ */
+export function isHostLost(err: unknown): boolean {
+  return err instanceof ActivityFailure && err.cause instanceof TimeoutFailure && err.cause.timeoutType === TimeoutType.SCHEDULE_TO_START;
+}
+
+/** What a workspace whose host was lost shows as its error. */
+export function hostLostMessage(hostId: string, timeoutMs: number): string {
+  return `the worker host "${hostId}" holding this workspace's container did not pick up its work within ${Math.round(timeoutMs / 1000)} s; the host is taken as lost`;
 }

@@ -75,7 +75,25 @@ export const FailureTypes = {
   environmentGone: 'EnvironmentGone',
   sandboxUnavailable: 'SandboxUnavailable',
   invalidInput: 'InvalidInput',
+  /** No live worker host has room for a new workspace (or warm-pool entry). */
+  noWorkerHost: 'NoWorkerHost',
 } as const;
+
+// --- Worker hosts ----------------------------------------------------------------------------
+
+/** The task queue of one worker host's container work: its worker polls it besides the shared one. */
+export const hostTaskQueue = (taskQueue: string, hostId: string) => `${taskQueue}@${hostId}`;
+
+/**
+ * Where a workspace's container lives, as placement answered: its container activities go to
+ * `taskQueue` and fail when no worker picks them up within `scheduleToStartMs` (the host is
+ * taken as lost).
+ */
+export interface HostPlacement {
+  hostId: string;
+  taskQueue: string;
+  scheduleToStartMs: number;
+}
 
 // --- Workspaces ----------------------------------------------------------------------------
 
@@ -113,6 +131,8 @@ export interface WorkspaceCarriedState {
   reported?: boolean;
   /** Grouped runs waiting for a turn (`reportTurn`), not told yet. */
   reportTargets?: RunReportTarget[];
+  /** The host holding the container; absent for a workspace placed before hosts were recorded (the shared queue serves it). */
+  host?: HostPlacement;
 }
 
 export interface RunReportTarget {
@@ -294,9 +314,10 @@ export const replicaBlobPrefix = (replicaId: string) => `replicas/${replicaId}/`
 export const canvasCopyKey = (replicaId: string, copyId: string) => `${replicaBlobPrefix(replicaId)}canvas/${copyId}`;
 export const mediaBlobKey = (replicaId: string, mediaId: string) => `${replicaBlobPrefix(replicaId)}media/${mediaId}`;
 
+/** `host`: the workspace's host (the API reads it from the replica); absent, the shared queue. */
 export type CanvasInput =
-  | { requestId: string; replicaId: string; op: 'list' }
-  | { requestId: string; replicaId: string; op: 'read'; filename: string; maxBytes: number; contentType: string };
+  | { requestId: string; replicaId: string; op: 'list'; host?: HostPlacement }
+  | { requestId: string; replicaId: string; op: 'read'; filename: string; maxBytes: number; contentType: string; host?: HostPlacement };
 
 export interface CanvasListResult {
   items: Array<{ filename: string; sizeBytes: number }>;

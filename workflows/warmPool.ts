@@ -4,8 +4,9 @@
  * and drains the pool when it is disabled. Everything it decides comes from the database
  * (`planWarmPool`), so a signal only says "look again".
  */
-import { condition, continueAsNew, defineSignal, setHandler, workflowInfo } from '@temporalio/workflow';
-import { builds, records } from './activities';
+import { condition, continueAsNew, defineSignal, log, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import { builds, onHost, placements, records } from './activities';
+import { failureMessage } from './failures';
 import { WARM_POOL_SIGNALS, type WarmPoolInput } from './shared';
 
 export const warmPoolChanged = defineSignal(WARM_POOL_SIGNALS.changed);
@@ -29,6 +30,23 @@ export async function warmPoolWorkflow(input: WarmPoolInput): Promise<void> {
       continue;
     }
     if (plan.needed > 0) {
+      // Each entry is built on a worker host chosen for it (the build records its host, where a
+      // claim finds it). With no host free, the build waits for the next look.
+      if (patched('worker-hosts')) {
+        const host = await placements.placeWarmPoolEntry({ configId: input.configId }).catch((err: unknown) => {
+          log.warn('no worker host for a warm-pool entry', { error: failureMessage(err) });
+          return null;
+        });
+        if (!host) {
+          await condition(() => changed, '1 minute');
+          continue;
+        }
+        await onHost(host).builds.buildWarmPoolEntry({ configId: input.configId }).catch((err: unknown) => {
+          // The host was lost before it picked the build up: the next look places it elsewhere.
+          log.warn('a warm-pool build was not picked up', { hostId: host.hostId, error: failureMessage(err) });
+        });
+        continue;
+      }
       await builds.buildWarmPoolEntry({ configId: input.configId });
       continue;
     }

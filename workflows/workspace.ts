@@ -19,8 +19,8 @@ import {
   uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
-import { containers, records, threadReplies, turns, webhooks } from './activities';
-import { failureMessage } from './failures';
+import { onHost, placements, records, threadReplies, webhooks } from './activities';
+import { failureMessage, hostLostMessage, isHostLost } from './failures';
 import { WorkspaceMachine } from './workspaceState';
 import {
   RUN_SIGNALS,
@@ -28,6 +28,7 @@ import {
   WORKSPACE_QUERIES,
   WORKSPACE_SIGNALS,
   warmPoolWorkflowId,
+  type HostPlacement,
   type LifecycleRequest,
   type RunOutcome,
   type RunReportTarget,
@@ -44,6 +45,9 @@ export const reportTurn = defineSignal<[RunReportTarget]>(WORKSPACE_SIGNALS.repo
 export const stateQuery = defineQuery<WorkspaceState>(WORKSPACE_QUERIES.state);
 
 type WebhookEvent = 'replica.ready' | 'replica.turn_completed' | 'replica.deleted' | 'replica.error';
+
+/** Workflows from before worker hosts ran every container activity on the shared queue. */
+const WORKER_HOSTS_PATCH = 'worker-hosts';
 
 export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
   const { replicaId } = input;
@@ -98,6 +102,29 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
       .catch((err) => log.warn('the automation run could not be told', { error: failureMessage(err) }));
   };
 
+  // The host holding the container (placed when the workspace is new, carried across
+  // continue-as-new); its container activities go to that host's queue.
+  let host: HostPlacement | undefined = input.carried?.host;
+  let { containers, turns } = onHost(host);
+  /** Set when the host did not pick up container work in time: the workspace goes to `error`. */
+  let lost: string | null = null;
+  const noteLost = (err: unknown): boolean => {
+    if (!host || !isHostLost(err)) return false;
+    lost ??= hostLostMessage(host.hostId, host.scheduleToStartMs);
+    log.warn('the workspace host was lost', { hostId: host.hostId });
+    return true;
+  };
+  /** Container work that ends quietly (false) when the host is lost, so the workflow can record it. */
+  const onContainer = async (work: () => Promise<unknown>): Promise<boolean> => {
+    try {
+      await work();
+      return true;
+    } catch (err) {
+      if (noteLost(err)) return false;
+      throw err;
+    }
+  };
+
   const setStatus = async (next: WorkspaceStatus, error?: string) => {
     machine.status = next;
     await records.setReplicaStatus({ replicaId, status: next, error });
@@ -110,10 +137,17 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
 
   // Bring the container up: provision from scratch (new or archived) or start a stopped one.
   const bringUp = async (fresh: boolean): Promise<boolean> => {
-    const result = fresh ? await containers.provisionWorkspace({ replicaId }) : await containers.startWorkspace({ replicaId });
+    let result: Awaited<ReturnType<typeof containers.provisionWorkspace>>;
+    try {
+      result = fresh ? await containers.provisionWorkspace({ replicaId }) : await containers.startWorkspace({ replicaId });
+    } catch (err) {
+      if (!noteLost(err)) throw err;
+      await setStatus('error', lost!);
+      return false;
+    }
     if (!result.ok) {
       // The replica stays readable with its error; a half-built container does not stay.
-      await containers.removeWorkspace({ replicaId });
+      await onContainer(() => containers.removeWorkspace({ replicaId }));
       await setStatus('error', result.error);
       return false;
     }
@@ -137,6 +171,8 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
       return await turns.runNextTurn({ replicaId, chatId });
     } catch (err) {
       if (isCancellation(err)) throw err;
+      // Nothing ran (the turn was never picked up): the message stays queued, the workspace goes to error.
+      if (noteLost(err)) return { ran: false };
       const error = `the agent's turn did not finish: ${failureMessage(err)}`;
       const failed = await records.failRunningTurn({ replicaId, chatId, error });
       return { ran: true, messageId: failed.messageId ?? undefined, ok: false, error, interrupted: true };
@@ -181,20 +217,38 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
   const continueIfFull = async () => {
     if (!historyFull()) return;
     await settleDeliveries();
-    await continueAsNew<typeof workspaceWorkflow>({ ...input, carried: { ...machine.carry(), reported, reportTargets: [...reportTargets].map(([messageId, workflowId]) => ({ messageId, workflowId })) } });
+    await continueAsNew<typeof workspaceWorkflow>({
+      ...input,
+      carried: { ...machine.carry(), reported, reportTargets: [...reportTargets].map(([messageId, workflowId]) => ({ messageId, workflowId })), ...(host ? { host } : {}) },
+    });
   };
 
   if (machine.status === 'preparing') {
+    // A new workspace is placed on a worker host first (docs/decisions.md, "Workspaces pinned to worker hosts").
+    if (!host && patched(WORKER_HOSTS_PATCH)) {
+      try {
+        host = (await placements.placeWorkspace({ replicaId })) ?? undefined;
+      } catch (err) {
+        await setStatus('error', `the workspace could not be placed on a worker host: ${failureMessage(err)}`);
+        return settleDeliveries();
+      }
+      ({ containers, turns } = onHost(host));
+    }
     if (!(await bringUp(true))) return settleDeliveries();
     notify('replica.ready', { status: 'active' });
   }
 
   for (;;) {
+    if (lost !== null && machine.status !== 'error') {
+      await stopTurns();
+      await setStatus('error', lost);
+    }
     const step = machine.next();
     switch (step.kind) {
       case 'delete':
         await stopTurns();
-        await containers.removeWorkspace({ replicaId });
+        // A lost host keeps its container; the record goes all the same.
+        await onContainer(() => containers.removeWorkspace({ replicaId }));
         notify('replica.deleted', { status: 'deleted' });
         await report({ ok: false, error: 'the workspace was deleted before the agent finished' });
         await tellGrouped(null, { ok: false, error: 'the workspace was deleted before the agent finished' });
@@ -203,12 +257,12 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
         return;
       case 'archive':
         await stopTurns();
-        await containers.removeWorkspace({ replicaId });
+        if (!(await onContainer(() => containers.removeWorkspace({ replicaId })))) break;
         await setStatus('archived');
         break;
       case 'sleep':
         await stopTurns();
-        await containers.stopWorkspace({ replicaId });
+        if (!(await onContainer(() => containers.stopWorkspace({ replicaId })))) break;
         await setStatus('sleeping');
         break;
       case 'wake':
@@ -216,7 +270,7 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
         break;
       case 'run-turns':
         for (const chatId of step.start) startTurns(chatId);
-        await condition(() => machine.turnsNeedAttention);
+        await condition(() => machine.turnsNeedAttention || lost !== null);
         break;
       case 'idle':
         await continueIfFull();

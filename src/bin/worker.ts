@@ -16,7 +16,7 @@ async function main() {
   const database = await openDatabase(config, logger);
   await migrate(database, config);
   const worker = await startWorker({ config, logger, database, temporalAddress: config.temporalAddress!, tracing });
-  logger.info('worker running', { taskQueue: config.taskQueue });
+  logger.info('worker running', { taskQueue: config.taskQueue, hostId: config.workerHostId });
   const { workerPort, workerHost, token } = config.metrics;
   const metrics = workerPort > 0 ? await startMetricsServer({ port: workerPort, host: workerHost, token, logger }) : null;
   if (metrics) logger.info('worker metrics listening', { host: workerHost, port: workerPort, auth: token ? 'bearer token' : 'none' });

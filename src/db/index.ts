@@ -34,6 +34,7 @@ import { createMediaRepository } from './mediaRepository';
 import { createPreviewsRepository } from './previewsRepository';
 import { createPluginsRepository } from './pluginsRepository';
 import { createSealedValuesRepository } from './sealedValuesRepository';
+import { createWorkerHostsRepository } from './workerHostsRepository';
 
 export function createRepositories(knex: Knex) {
   return {
@@ -67,6 +68,7 @@ export function createRepositories(knex: Knex) {
     previews: createPreviewsRepository(knex),
     plugins: createPluginsRepository(knex),
     sealedValues: createSealedValuesRepository(knex),
+    workerHosts: createWorkerHostsRepository(knex),
   };
 }
 

@@ -36,6 +36,8 @@ export interface ReplicaRow {
   skills_installed?: string[] | null;
   /** The container's IP on its Docker network while it runs (previews forward there); null when stopped. */
   container_address?: string | null;
+  /** The worker host holding its container (placement); null before it is placed, or for a workspace from before hosts. */
+  host_id?: string | null;
   repositories: Array<{ id: string; name: string; url: string; default_branch: string }>;
   last_activity_at: Date | null;
   created_at: Date;

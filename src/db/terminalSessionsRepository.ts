@@ -19,6 +19,8 @@ export interface ReplicaAccess {
   organizationId: string;
   userId: string | null;
   status: string;
+  /** The worker host holding its container; null for a workspace placed before hosts were recorded. */
+  hostId: string | null;
 }
 
 export type ClaimOutcome =
@@ -52,8 +54,8 @@ export function createTerminalSessionsRepository(db: Knex) {
 
   return {
     async findReplica(replicaId: string, trx: Knex = db): Promise<ReplicaAccess | null> {
-      const r = await trx('replicas').where({ id: replicaId }).first('id', 'organization_id', 'user_id', 'status');
-      return r ? { id: r.id, organizationId: r.organization_id, userId: r.user_id ?? null, status: r.status } : null;
+      const r = await trx('replicas').where({ id: replicaId }).first('id', 'organization_id', 'user_id', 'status', 'host_id');
+      return r ? { id: r.id, organizationId: r.organization_id, userId: r.user_id ?? null, status: r.status, hostId: r.host_id ?? null } : null;
     },
 
     async list(replicaId: string, trx: Knex = db): Promise<TerminalSessionRow[]> {

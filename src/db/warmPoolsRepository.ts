@@ -47,6 +47,8 @@ export interface NewWarmPoolEntry {
   size: 'small' | 'large';
   repositories: unknown[];
   env_hash: string;
+  /** The worker host that builds it (and holds its container). */
+  host_id?: string;
 }
 
 /** What a replica needs of an entry to use it: same environment build, size and repositories. */
@@ -56,6 +58,8 @@ export interface ClaimCriteria {
   envHash: string;
   repositories: unknown[];
   replicaId: string;
+  /** Only entries whose container is on this host (entries from before hosts were recorded have none and match any). */
+  hostId?: string;
 }
 
 const RECENT_ENTRIES_SHOWN = 10;
@@ -190,6 +194,9 @@ export function createWarmPoolsRepository(db: Knex) {
         .join('warm_pool_configs as c', 'c.id', 'w.warm_pool_config_id')
         .where({ 'w.environment_id': criteria.environmentId, 'w.status': 'ready', 'w.size': criteria.size, 'w.env_hash': criteria.envHash, 'c.enabled': true })
         .whereRaw('w.repositories = ?::jsonb', [JSON.stringify(criteria.repositories)])
+        .modify((q) => {
+          if (criteria.hostId) void q.where((w) => void w.where('w.host_id', criteria.hostId!).orWhereNull('w.host_id'));
+        })
         .orderByRaw('(w.generation = c.generation) desc, w.created_at')
         .forUpdate('w')
         .skipLocked()

@@ -6,6 +6,7 @@ export const gatewayOptions = (config: Config, tracing: Tracing | undefined) => 
   namespace: config.temporalNamespace,
   taskQueue: config.taskQueue,
   searchAttributes: config.temporalSearchAttributes,
+  hostTimeoutMs: config.hostTimeoutMs,
   tracer: tracing?.tracer,
 });
 

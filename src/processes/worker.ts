@@ -27,6 +27,8 @@ import { createSlackWebApi } from '../integrations/slack/webApi';
 import { createLinearThreadAdapter } from '../integrations/linear/adapter';
 import { createCodeHostingThreadAdapters } from '../../activities/codeHostingThreads';
 import { closingOnError, gatewayOptions } from './shared';
+import { hostTaskQueue } from '../../workflows/shared';
+import { startHostHeartbeat } from '../temporal/hostHeartbeat';
 
 export interface WorkerProcess {
   sandbox: SandboxRuntime;
@@ -63,12 +65,15 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
   const connection = await connectWorker(options.temporalAddress, logger, config.metrics.temporalAddress);
   if (config.temporalSearchAttributes) await verifySearchAttributes(connection, config.temporalNamespace).catch(closingOnError(connection));
   const temporal = createTemporalGateway(connection, gatewayOptions(config, tracing));
+  const hostId = config.workerHostId;
+  const hostQueue = hostTaskQueue(config.taskQueue, hostId);
   const worker = await createHangarWorker({
     logger,
     tracing,
     connection,
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
+    hostTaskQueue: hostQueue,
     shutdownGraceMs: config.workerShutdownGraceMs,
     activities: {
       repos,
@@ -92,6 +97,8 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
       canvas: createCanvasReader(docker, CANVAS_DIR),
       outbound: createOutboundPolicy(config.outboundAllow),
       // Each provider's adapter is listed here as it is connected (Slack, Linear, GitHub, GitLab).
+      hostId,
+      hostTimeoutMs: config.hostTimeoutMs,
       threadAdapters: [
         createSlackThreadAdapter({
           repos,
@@ -110,6 +117,7 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
     bus: database.bus,
     repository: repos.terminalSessions,
     owner: `${config.sandboxOwner}-${randomUUID().slice(0, 8)}`,
+    hostId,
     // A replica that claimed a warm-pool workspace uses that entry's container.
     openTty: async (replicaId, opts) => {
       const row = await repos.replicas.find(replicaId);
@@ -118,6 +126,13 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
     logger: logger.child({ component: 'terminals' }),
   });
   await terminals.start();
+  // The host is offered new workspaces while this heartbeat keeps it fresh.
+  const heartbeat = await startHostHeartbeat({
+    hosts: repos.workerHosts,
+    host: { id: hostId, taskQueue: hostQueue, capacity: config.hostMaxWorkspaces },
+    intervalMs: Math.min(10_000, Math.max(1000, Math.floor(config.hostTimeoutMs / 3))),
+    logger: logger.child({ component: 'worker-host' }),
+  });
   // Starts the workflows of inbox rows whose start was lost (see temporal/inboxSweeper.ts).
   const sweeper = createAutomationSweeper({
     inbox: repos.automationInbox,
@@ -127,6 +142,7 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
   });
   sweeper.start(config.automationSweepMs);
   const running = worker.run().finally(async () => {
+    await heartbeat.stop();
     await sweeper.stop();
     await terminals.close();
     await sandbox.close();
@@ -136,6 +152,7 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
     sandbox,
     running,
     async shutdown() {
+      await heartbeat.stop();
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
     },

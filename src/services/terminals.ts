@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Repositories } from '../db';
 import type { ReplicaAccess } from '../db/terminalSessionsRepository';
-import { conflict, isDomainError, notFound, rateLimited } from '../domain/errors';
+import { conflict, isDomainError, notFound, rateLimited, unavailable } from '../domain/errors';
 import type { Actor } from '../domain/actor';
 import type { Following, TerminalClient } from '../terminals/client';
 import { TERMINAL_LIMITS, sessionView, type TerminalSessionRow, type TerminalSessionView } from '../terminals/types';
@@ -63,7 +63,7 @@ export function createTerminalService(deps: { client: TerminalClient; repos: Pic
     },
 
     async create(actor: Actor, workspaceId: string, size: { cols: number; rows: number }): Promise<TerminalSessionView> {
-      await workspace(actor, workspaceId);
+      const replica = await workspace(actor, workspaceId);
       const max = TERMINAL_LIMITS.sessionsPerWorkspace;
       let liveCount = await repo.countLive(workspaceId);
       if (liveCount >= max && (await reconcile(await repo.list(workspaceId)))) liveCount = await repo.countLive(workspaceId);
@@ -71,7 +71,13 @@ export function createTerminalService(deps: { client: TerminalClient; repos: Pic
         throw rateLimited('Too many terminal sessions', `a workspace has at most ${max} live terminal sessions`);
       }
       // The worker that claims the session re-checks the limit atomically.
-      const opened = await client.open({ replicaId: workspaceId, sessionId: randomUUID(), ...size });
+      // Opened by a worker of the workspace's host, the one engine that has its container.
+      const opened = await client.open({ replicaId: workspaceId, sessionId: randomUUID(), ...size }, replica.hostId).catch((err: unknown) => {
+        if (replica.hostId && isDomainError(err, 'unavailable')) {
+          throw unavailable('Terminal unavailable', `no worker of the workspace's host "${replica.hostId}" answered; the host may be down`);
+        }
+        throw err;
+      });
       const row = await repo.find(workspaceId, opened.id);
       if (!row) throw notFound('Terminal session');
       return sessionView(row);

@@ -29,6 +29,7 @@ import {
   AUTOMATION_SIGNALS,
   debounceWindowWorkflowId,
   canvasWorkflowId,
+  hostTaskQueue,
   threadEventWorkflowId,
   searchAttributePairs,
   type WorkflowLabels,
@@ -80,8 +81,9 @@ export interface TemporalGateway {
   /** Terminates a running workflow; false when it is not running. */
   terminateWorkflow(workflowId: string, reason: string): Promise<boolean>;
   /** Lists a workspace's canvas, or copies one of its files into the blob store (`canvas/{uuid}`). */
-  canvas(input: Omit<Extract<CanvasInput, { op: 'list' }>, 'requestId'>, organizationId?: string): Promise<CanvasListResult>;
-  canvas(input: Omit<Extract<CanvasInput, { op: 'read' }>, 'requestId'>, organizationId?: string): Promise<CanvasReadResult>;
+  /** `hostId`: the workspace's worker host, whose worker alone can read its container. */
+  canvas(input: Omit<Extract<CanvasInput, { op: 'list' }>, 'requestId' | 'host'>, organizationId?: string, hostId?: string | null): Promise<CanvasListResult>;
+  canvas(input: Omit<Extract<CanvasInput, { op: 'read' }>, 'requestId' | 'host'>, organizationId?: string, hostId?: string | null): Promise<CanvasReadResult>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -122,6 +124,8 @@ export function createTemporalGateway(
     taskQueue: string;
     /** Whether starts carry Hangar's search attributes (the namespace must have them registered). */
     searchAttributes: boolean;
+    /** How long a canvas read waits for its workspace's host to pick it up (at most a minute: the API waits on it). */
+    hostTimeoutMs?: number;
     /**
      * Traces on: each start, signal, query and update gets a client span, and its context
      * travels to the workflow in the call's headers (docs/operations.md, "Traces").
@@ -291,13 +295,14 @@ export function createTemporalGateway(
         return translate(err);
       }
     },
-    async canvas(input: Omit<CanvasInput, 'requestId'>, organizationId?: string): Promise<any> {
+    async canvas(input: Omit<CanvasInput, 'requestId' | 'host'>, organizationId?: string, hostId?: string | null): Promise<any> {
       const requestId = randomUUID();
+      const host = hostId ? { hostId, taskQueue: hostTaskQueue(options.taskQueue, hostId), scheduleToStartMs: Math.min(options.hostTimeoutMs ?? 60_000, 60_000) } : undefined;
       try {
         return await client.workflow.execute<typeof canvasWorkflow>('canvasWorkflow', {
           taskQueue: options.taskQueue,
           workflowId: canvasWorkflowId(requestId),
-          args: [{ ...input, requestId } as CanvasInput],
+          args: [{ ...input, requestId, ...(host ? { host } : {}) } as CanvasInput],
           workflowExecutionTimeout: '3 minutes',
           ...visibility({ organizationId, replicaId: input.replicaId }),
         });

@@ -4,7 +4,7 @@
  */
 import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor, makeWorkflowExporter } from '@temporalio/interceptors-opentelemetry';
-import { createActivities, type ActivityDeps } from '../../activities';
+import { createActivities, hostActivities, type ActivityDeps } from '../../activities';
 import type { Logger } from '../logger';
 import type { Tracing } from '../tracing';
 import { temporalLogger } from './logging';
@@ -76,6 +76,8 @@ export interface WorkerDeps {
   connection: NativeConnection;
   namespace: string;
   taskQueue: string;
+  /** This host's own queue (`{taskQueue}@{hostId}`): container work on workspaces placed here. */
+  hostTaskQueue: string;
   activities: ActivityDeps;
   /** How long a stopping worker lets in-flight activities (agent turns) finish before cancelling them. */
   shutdownGraceMs: number;
@@ -92,16 +94,52 @@ export async function connectWorker(address: string, logger: Logger, metricsAddr
   return NativeConnection.connect({ address });
 }
 
-export async function createHangarWorker(deps: WorkerDeps): Promise<Worker> {
-  return Worker.create({
+/** The process's two Temporal workers, run and stopped together. */
+export interface HangarWorker {
+  run(): Promise<void>;
+  shutdown(): void;
+  getState(): ReturnType<Worker['getState']>;
+}
+
+/**
+ * Two workers on one connection (Temporal's worker-specific task queues): one polls the shared
+ * queue for workflows and every activity (any worker may run host-independent work, and a
+ * workflow from before hosts were recorded sends its container work there too); the other
+ * polls this host's own queue for the activities on this host's containers.
+ */
+export async function createHangarWorker(deps: WorkerDeps): Promise<HangarWorker> {
+  const activities = createActivities(deps.activities);
+  const common = {
     connection: deps.connection,
     namespace: deps.namespace,
-    taskQueue: deps.taskQueue,
     shutdownGraceTime: deps.shutdownGraceMs,
-    workflowBundle: await workflowBundle({ traced: deps.tracing !== undefined }),
-    activities: createActivities(deps.activities),
     ...(deps.tracing ? tracingOptions(deps.tracing) : {}),
+  };
+  const shared = await Worker.create({
+    ...common,
+    taskQueue: deps.taskQueue,
+    workflowBundle: await workflowBundle({ traced: deps.tracing !== undefined }),
+    activities,
   });
+  const host = await Worker.create({ ...common, taskQueue: deps.hostTaskQueue, activities: hostActivities(activities) });
+  const workers = [shared, host];
+  return {
+    async run() {
+      // One stopping stops the other: the process polls both queues or neither.
+      const runs = workers.map((w) =>
+        w.run().finally(() => {
+          for (const other of workers) if (other.getState() === 'RUNNING') other.shutdown();
+        }),
+      );
+      const results = await Promise.allSettled(runs);
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
+    },
+    shutdown() {
+      for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+    },
+    getState: () => shared.getState(),
+  };
 }
 
 /**

@@ -10,6 +10,7 @@ import type { Logger } from '../logger';
 import {
   OPEN_CHANNEL,
   createReassembler,
+  hostOpenChannel,
   outputChannel,
   ownerChannel,
   publishMessage,
@@ -38,7 +39,8 @@ export interface Following {
 }
 
 export interface TerminalClient {
-  open(input: { replicaId: string; sessionId: string; cols: number; rows: number }): Promise<OpenResult>;
+  /** `hostId`: the workspace's worker host, whose workers alone are asked (null: every worker). */
+  open(input: { replicaId: string; sessionId: string; cols: number; rows: number }, hostId?: string | null): Promise<OpenResult>;
   input(owner: string, sessionId: string, batch: { data: string; generation: number; sequence: number }): Promise<void>;
   resize(owner: string, sessionId: string, cols: number, rows: number): Promise<void>;
   close(owner: string, sessionId: string): Promise<void>;
@@ -122,7 +124,7 @@ export function createTerminalClient(options: TerminalClientOptions): TerminalCl
   }
 
   return {
-    open: (input) => request<OpenResult>(OPEN_CHANNEL, { k: 'open', ...input }),
+    open: (input, hostId) => request<OpenResult>(hostId ? hostOpenChannel(hostId) : OPEN_CHANNEL, { k: 'open', ...input }),
     async input(owner, sessionId, batch) {
       await request(ownerChannel(owner), { k: 'input', sessionId, ...batch });
     },

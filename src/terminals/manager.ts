@@ -5,7 +5,9 @@
  * Opening: every worker hears `terminal_open`. A worker first opens the TTY (which proves
  * the workspace container runs on its engine), then claims the session by inserting its row;
  * the first insert wins and answers, the others close their TTY and stay silent. A worker
- * that cannot reach the container answers "not final", so a worker that can still wins.
+ * that cannot reach the container answers "not final", so a worker that can still wins. A
+ * workspace placed on a worker host has its opens sent to that host's channel instead, which
+ * only the host's workers hear (two hosts' engines may both answer for a container name).
  */
 import type { ErrorKind } from '../domain/errors';
 import type { EventBus } from '../events/bus';
@@ -14,6 +16,7 @@ import { HeldSession } from './session';
 import {
   OPEN_CHANNEL,
   createReassembler,
+  hostOpenChannel,
   ownerChannel,
   publishMessage,
   replyChannel,
@@ -30,6 +33,8 @@ export interface TerminalManagerOptions {
   repository: TerminalSessionsRepository;
   /** This worker process's instance id: unique per process (several may share a host). */
   owner: string;
+  /** This worker's host: it also opens the terminals of workspaces placed on it. */
+  hostId?: string;
   openTty: OpenTty;
   logger: Logger;
   /** Environment for every shell, e.g. TERM. */
@@ -61,6 +66,7 @@ export function createTerminalManager(options: TerminalManagerOptions): Terminal
   const retainExitedMs = options.retainExitedMs ?? 10 * 60_000;
   const sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
   const sessions = new Map<string, HeldSession>();
+  const openChannels = [OPEN_CHANNEL, ...(options.hostId ? [hostOpenChannel(options.hostId)] : [])];
   const exitWrites = new Set<Promise<void>>();
   const unsubscribers: Array<() => Promise<void>> = [];
   let sweepTimer: NodeJS.Timeout | null = null;
@@ -170,7 +176,7 @@ export function createTerminalManager(options: TerminalManagerOptions): Terminal
     return (raw: string) => {
       const req = reassembler.accept(raw) as TerminalRequest | null;
       if (!req || typeof req.id !== 'string' || typeof req.replyTo !== 'string' || !UUID.test(req.replyTo)) return;
-      if ((req.k === 'open') !== (channel === OPEN_CHANNEL)) return;
+      if ((req.k === 'open') !== openChannels.includes(channel)) return;
       if (req.k !== 'ping' && (typeof req.sessionId !== 'string' || !UUID.test(req.sessionId))) return;
       const work = req.k === 'open' ? handleOpen(req) : handle(req);
       void work.catch((err) => {
@@ -196,7 +202,7 @@ export function createTerminalManager(options: TerminalManagerOptions): Terminal
     owner,
     async start() {
       await repo.markOwnerExited(owner);
-      unsubscribers.push(await bus.subscribe(OPEN_CHANNEL, listener(OPEN_CHANNEL)));
+      for (const channel of openChannels) unsubscribers.push(await bus.subscribe(channel, listener(channel)));
       unsubscribers.push(await bus.subscribe(ownerChannel(owner), listener(ownerChannel(owner))));
       sweepTimer = setInterval(() => void sweep().catch((err) => logger.warn('terminal sweep failed', { err: err as Error })), sweepIntervalMs);
       sweepTimer.unref();

@@ -16,6 +16,16 @@ import { MAX_MESSAGE_BYTES, type EventBus } from '../events/bus';
 
 export const OPEN_CHANNEL = 'terminal_open';
 
+/**
+ * Where a workspace placed on a worker host has its terminals opened: only that host's workers
+ * listen, since only they reach its container (OPEN_CHANNEL serves workspaces with no host).
+ */
+export function hostOpenChannel(hostId: string): string {
+  const readable = hostId.toLowerCase().replace(/[^a-z0-9]+/g, '_').slice(0, 32);
+  const digest = createHash('sha256').update(hostId).digest('hex').slice(0, 10);
+  return `terminal_open_h_${readable}_${digest}`;
+}
+
 const hex = (uuid: string) => uuid.replace(/-/g, '').toLowerCase();
 
 /** Readable where the owner id allows, and distinct for distinct owners whatever they contain. */

@@ -28,6 +28,7 @@ import * as m025 from './025_delivery_bodies';
 import * as m026 from './026_workspace_scoped_chat_ids';
 import * as m027 from './027_interrupted_executions';
 import * as m028 from './028_idempotency_fingerprints';
+import * as m029 from './029_worker_hosts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -60,6 +61,7 @@ const migrations: Array<[string, Migration]> = [
   ['026_workspace_scoped_chat_ids', m026],
   ['027_interrupted_executions', m027],
   ['028_idempotency_fingerprints', m028],
+  ['029_worker_hosts', m029],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

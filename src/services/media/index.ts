@@ -101,7 +101,7 @@ export function createMediaService(deps: MediaDeps) {
   return {
     async listCanvas(actor: Actor, replicaId: string) {
       const row = await workspace(actor, replicaId);
-      const { items } = await deps.temporal.canvas({ replicaId: row.id, op: 'list' }, row.organization_id);
+      const { items } = await deps.temporal.canvas({ replicaId: row.id, op: 'list' }, row.organization_id, row.host_id);
       return { items: items.map((i) => ({ filename: i.filename, kind: kindOf(i.filename), sizeBytes: i.sizeBytes })) };
     },
 
@@ -110,7 +110,7 @@ export function createMediaService(deps: MediaDeps) {
       const filename = checkCanvasFilename(rawName);
       const kind = kindOf(filename);
       const mimeType = mimeTypeOf(filename);
-      const read = await deps.temporal.canvas({ replicaId: row.id, op: 'read', filename, maxBytes: CANVAS_READ_LIMIT_BYTES, contentType: mimeType }, row.organization_id);
+      const read = await deps.temporal.canvas({ replicaId: row.id, op: 'read', filename, maxBytes: CANVAS_READ_LIMIT_BYTES, contentType: mimeType }, row.organization_id, row.host_id);
       if (read.state === 'missing') throw notFound('Canvas item');
       const item = { filename, kind, sizeBytes: read.sizeBytes, mimeType };
       if (read.state === 'tooLarge') return { ...item, tooLarge: true };

@@ -1,0 +1,53 @@
+/**
+ * Placement on worker hosts: which Docker host holds a new workspace (or warm-pool entry).
+ * These run on the shared task queue (any worker may place); the container work that follows
+ * goes to the chosen host's own queue (docs/decisions.md, "Workspaces pinned to worker hosts").
+ */
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Repositories } from '../src/db';
+import type { Logger } from '../src/logger';
+import { FailureTypes, type HostPlacement } from '../workflows/shared';
+
+export interface HostActivityDeps {
+  repos: Pick<Repositories, 'workerHosts' | 'replicas' | 'environments'>;
+  logger: Logger;
+  /** The schedule-to-start timeout of container work, and how long a silent host is still offered work. */
+  hostTimeoutMs: number;
+}
+
+/** The label on every workspace container naming the worker host that created it. */
+export const HOST_LABEL = 'dev.hangar.host';
+
+export function createHostActivities(deps: HostActivityDeps) {
+  const { workerHosts } = deps.repos;
+  const placement = (host: { id: string; taskQueue: string }): HostPlacement => ({ hostId: host.id, taskQueue: host.taskQueue, scheduleToStartMs: deps.hostTimeoutMs });
+  // Retried by the workflow's policy while every host is full or silent; the workflow ends
+  // the workspace in error with this message when the retries run out.
+  const noHost = () =>
+    ApplicationFailure.create({
+      type: FailureTypes.noWorkerHost,
+      message: `no worker host has room: every host seen in the last ${Math.round(deps.hostTimeoutMs / 1000)} s is at its HANGAR_HOST_MAX_WORKSPACES limit, or none is running`,
+    });
+
+  return {
+    /** The workspace's host: recorded on the replica, so a retry (or a later run of its workflow) gets the same one. */
+    async placeWorkspace({ replicaId }: { replicaId: string }): Promise<HostPlacement | null> {
+      const row = await deps.repos.replicas.find(replicaId);
+      if (!row) return null;
+      const environmentId = row.environment_id ?? (await deps.repos.environments.findGlobal(row.organization_id))?.id ?? null;
+      const host = await workerHosts.placeReplica(replicaId, { windowMs: deps.hostTimeoutMs, environmentId });
+      if (!host) throw noHost();
+      deps.logger.info('workspace placed', { replicaId, hostId: host.id });
+      return placement(host);
+    },
+
+    async placeWarmPoolEntry({ configId }: { configId: string }): Promise<HostPlacement> {
+      const host = await workerHosts.placeWarmEntry({ windowMs: deps.hostTimeoutMs });
+      if (!host) throw noHost();
+      deps.logger.info('warm pool entry placed', { configId, hostId: host.id });
+      return placement(host);
+    },
+  };
+}
+
+export type HostActivities = ReturnType<typeof createHostActivities>;
