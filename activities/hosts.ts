@@ -15,12 +15,21 @@ export interface HostActivityDeps {
   hostTimeoutMs: number;
 }
 
+/** Hosts seen within this long count as the deployment's hosts (a host renamed or retired long ago does not). */
+const RECENT_HOSTS_MS = 7 * 24 * 3600 * 1000;
+
 /** The label on every workspace container naming the worker host that created it. */
 export const HOST_LABEL = 'dev.hangar.host';
 
 export function createHostActivities(deps: HostActivityDeps) {
   const { workerHosts } = deps.repos;
-  const placement = (host: { id: string; taskQueue: string }): HostPlacement => ({ hostId: host.id, taskQueue: host.taskQueue, scheduleToStartMs: deps.hostTimeoutMs });
+  // On the only host there is, work waits for it (a restart, however slow, loses nothing);
+  // with others, a host that does not pick up its work in time is taken as lost.
+  const placement = async (host: { id: string; taskQueue: string }): Promise<HostPlacement> => ({
+    hostId: host.id,
+    taskQueue: host.taskQueue,
+    scheduleToStartMs: (await workerHosts.countRecent(RECENT_HOSTS_MS)) > 1 ? deps.hostTimeoutMs : null,
+  });
   // Retried by the workflow's policy while every host is full or silent; the workflow ends
   // the workspace in error with this message when the retries run out.
   const noHost = () =>
@@ -38,14 +47,14 @@ export function createHostActivities(deps: HostActivityDeps) {
       const host = await workerHosts.placeReplica(replicaId, { windowMs: deps.hostTimeoutMs, environmentId });
       if (!host) throw noHost();
       deps.logger.info('workspace placed', { replicaId, hostId: host.id });
-      return placement(host);
+      return await placement(host);
     },
 
     async placeWarmPoolEntry({ configId }: { configId: string }): Promise<HostPlacement> {
       const host = await workerHosts.placeWarmEntry({ windowMs: deps.hostTimeoutMs });
       if (!host) throw noHost();
       deps.logger.info('warm pool entry placed', { configId, hostId: host.id });
-      return placement(host);
+      return await placement(host);
     },
   };
 }

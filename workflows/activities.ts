@@ -151,7 +151,7 @@ export const placements = proxyActivities<HostActivities>({
  */
 export function onHost(host: HostPlacement | undefined) {
   if (!host) return { containers, builds, turns, canvasReads };
-  const at = { taskQueue: host.taskQueue, scheduleToStartTimeout: host.scheduleToStartMs };
+  const at = { taskQueue: host.taskQueue, ...(host.scheduleToStartMs === null ? {} : { scheduleToStartTimeout: host.scheduleToStartMs }) };
   return {
     containers: proxyActivities<WorkspaceActivities>({ ...CONTAINERS, ...at }),
     builds: proxyActivities<WarmPoolActivities>({ ...BUILDS, ...at }),

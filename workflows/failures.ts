@@ -19,6 +19,7 @@ export function isHostLost(err: unknown): boolean {
 }
 
 /** What a workspace whose host was lost shows as its error. */
-export function hostLostMessage(hostId: string, timeoutMs: number): string {
-  return `the worker host "${hostId}" holding this workspace's container did not pick up its work within ${Math.round(timeoutMs / 1000)} s; the host is taken as lost`;
+export function hostLostMessage(hostId: string, timeoutMs: number | null): string {
+  const within = timeoutMs === null ? '' : ` within ${Math.round(timeoutMs / 1000)} s`;
+  return `the worker host "${hostId}" holding this workspace's container did not pick up its work${within}; the host is taken as lost`;
 }

@@ -87,12 +87,13 @@ export const hostTaskQueue = (taskQueue: string, hostId: string) => `${taskQueue
 /**
  * Where a workspace's container lives, as placement answered: its container activities go to
  * `taskQueue` and fail when no worker picks them up within `scheduleToStartMs` (the host is
- * taken as lost).
+ * taken as lost). Null when placed on the only host there is: its work waits for it to come
+ * back, as it always did on one machine, since there is nowhere else for a workspace to go.
  */
 export interface HostPlacement {
   hostId: string;
   taskQueue: string;
-  scheduleToStartMs: number;
+  scheduleToStartMs: number | null;
 }
 
 // --- Workspaces ----------------------------------------------------------------------------

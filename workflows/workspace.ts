@@ -242,6 +242,10 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
     if (lost !== null && machine.status !== 'error') {
       await stopTurns();
       await setStatus('error', lost);
+      // A run waiting on this workspace's turn hears now, not at its 6-hour limit; a lost host is
+      // not the automation's failure.
+      await report({ ok: false, error: lost, interrupted: true });
+      await tellGrouped(null, { ok: false, error: lost, interrupted: true });
     }
     const step = machine.next();
     switch (step.kind) {

@@ -76,6 +76,12 @@ export function createWorkerHostsRepository(db: Knex) {
       await db('worker_hosts').where({ id }).update({ stopped_at: db.fn.now() });
     },
 
+    /** How many hosts were seen within `windowMs`, stopped or not: the deployment's hosts. */
+    async countRecent(windowMs: number): Promise<number> {
+      const row = await db('worker_hosts').where('last_seen', '>', db.raw(`now() - (? * interval '1 millisecond')`, [windowMs])).count<{ count: string }[]>('* as count');
+      return Number(row[0]?.count ?? 0);
+    },
+
     async find(id: string): Promise<WorkerHostRow | null> {
       return (await db('worker_hosts').where({ id }).first()) ?? null;
     },
