@@ -1,15 +1,16 @@
 /**
- * API process memory under sustained load: a production API process (`src/bin/api.ts`, its own
- * Node process, on a scratch database and a Temporal dev server of its own) takes a mix of the
- * requests clients send for BENCH_MINUTES (default 10) from 16 keep-alive loops in a worker
- * thread, while its resident set is read from /proc every 5 s. The mix: lists, reads and
- * history, environments and variables created and deleted, event streams opened and dropped,
- * 400s, 404s and refused keys. Prints the RSS after the first minute (warm), its peak and last value, and
+ * API process memory under sustained load: a production API process (the built bundle of
+ * `npm run build`, or `src/bin/api.ts` under tsx with BENCH_API=source), its own Node process
+ * on a scratch database and a Temporal dev server of its own, takes a mix of the requests
+ * clients send for BENCH_MINUTES (default 10) from 16 keep-alive loops in a worker thread,
+ * while its resident set is read from /proc every 5 s. The mix: lists, reads and history,
+ * environments and variables created and deleted, event streams opened and dropped, 400s, 404s
+ * and refused keys. Prints the RSS after the first minute (warm), its peak and last value, and
  * the growth per minute after warm-up (least squares over the samples); targets: peak ≤ 200 MB
  * and no growth that would not level off.
  *
- *   npx tsx bench/memory.ts                  # 10 minutes
- *   BENCH_MINUTES=2 npx tsx bench/memory.ts  # a quick look
+ *   npx tsx bench/memory.ts                                    # 10 minutes
+ *   BENCH_MINUTES=2 BENCH_API=source npx tsx bench/memory.ts   # a quick look, from source
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -24,6 +25,7 @@ import { openDatabase } from '../src/db/database';
 import { silentLogger } from '../src/logger';
 import { freePort, startTemporalDevServer } from '../src/temporal/devServer';
 import { resolveTemporalCli } from '../src/toolchain';
+import { buildApi } from '../scripts/buildApi';
 import { createScratchDatabase } from './scratchDatabase';
 
 const MINUTES = Number(process.env.BENCH_MINUTES ?? 10);
@@ -127,7 +129,11 @@ async function main() {
     HANGAR_METRICS_TOKEN: 'bench-memory-metrics-token',
   };
   const root = join(__dirname, '..');
-  const api = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/bin/api.ts')], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  // As production runs it: the built bundle (npm run build); BENCH_API=source runs src/bin/api.ts under tsx.
+  const fromSource = process.env.BENCH_API === 'source';
+  const args = fromSource ? ['--import', 'tsx', join(root, 'src/bin/api.ts')] : ['--enable-source-maps', await buildApi(join(root, '.hangar', 'bench-memory', 'api.js'))];
+  console.log(`API process: ${fromSource ? 'src/bin/api.ts under tsx' : 'the built bundle (npm run build)'}`);
+  const api = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const stopApi = () => new Promise<void>((resolve) => (api.exitCode !== null ? resolve() : (api.once('exit', () => resolve()), api.kill('SIGTERM'))));
   try {
     const base = `http://127.0.0.1:${port}`;

@@ -6,6 +6,7 @@
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
+import { packageRoot } from './packageRoot';
 
 interface HangarBlock {
   temporalCliVersion: string;
@@ -16,7 +17,7 @@ let cachedBlock: HangarBlock | undefined;
 
 function hangarBlock(): HangarBlock {
   if (!cachedBlock) {
-    const file = resolve(__dirname, '..', 'package.json');
+    const file = join(packageRoot(), 'package.json');
     const pkg = JSON.parse(readFileSync(file, 'utf8')) as { hangar?: Partial<HangarBlock> };
     const block = pkg.hangar;
     if (!block || typeof block.temporalCliVersion !== 'string' || typeof block.sandboxImage !== 'string') {

@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { packageRoot } from '../packageRoot';
 import { createMcpServer } from './server';
 
 /** Where `npm start` listens when HANGAR_PORT is not set (src/config.ts). */
@@ -24,7 +25,7 @@ export interface StdioSettings {
 export function stdioSettings(env: NodeJS.ProcessEnv): StdioSettings {
   // MCP clients start their servers from a directory of their own: without HANGAR_DATA_DIR,
   // the checkout's own .hangar is looked at after the current directory's.
-  const dataDirs = env.HANGAR_DATA_DIR ? [resolve(env.HANGAR_DATA_DIR)] : [resolve('.hangar'), join(__dirname, '..', '..', '.hangar')];
+  const dataDirs = env.HANGAR_DATA_DIR ? [resolve(env.HANGAR_DATA_DIR)] : [resolve('.hangar'), join(packageRoot(), '.hangar')];
   const path = dataDirs.map((dir) => join(dir, 'dev-credentials.json')).find((candidate) => existsSync(candidate)) ?? join(dataDirs[0]!, 'dev-credentials.json');
   const dev = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as { base_url?: string; personal_api_key?: string }) : {};
   const baseUrl = env.HANGAR_URL || dev.base_url || DEFAULT_URL;

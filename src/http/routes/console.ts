@@ -8,6 +8,7 @@ import { createReadStream, readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { Context } from 'koa';
 import { object } from '../../schemas/common';
+import { packageRoot } from '../../packageRoot';
 import { defineRoute, type Route } from '../route';
 
 const TYPES: Record<string, string> = {
@@ -56,7 +57,7 @@ function send(ctx: Context, file: string, cache: string) {
 }
 
 export function consoleRoutes(options: { dir?: string } = {}): Route[] {
-  const dir = options.dir ?? join(__dirname, '..', '..', '..', 'console');
+  const dir = options.dir ?? join(packageRoot(), 'console');
   const xtermDir = join(require.resolve('@xterm/xterm/package.json'), '..');
   const files = consoleFiles(dir);
   const tag = 'Operations';
