@@ -9,7 +9,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { appendFileSync, mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -37,6 +37,13 @@ export interface HangarProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** Every process's output goes to a file here, kept after the run for a failure's post-mortem. */
+export const LOG_DIR = mkdtempSync(join(tmpdir(), 'hangar-faults-logs-'));
+
+/** Exits nobody asked for: a process that dies of a fault the suite causes is a finding. */
+export const crashes: { entry: string; code: number | null; signal: NodeJS.Signals | null; output: string }[] = [];
+const expectedExits = new WeakSet<ChildProcess>();
+
 function startProcess(entry: 'api' | 'worker', env: Record<string, string>, ready: string): Promise<HangarProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', `src/bin/${entry}.ts`], {
     cwd: ROOT,
@@ -48,10 +55,14 @@ function startProcess(entry: 'api' | 'worker', env: Record<string, string>, read
   return new Promise((started, failed) => {
     const onData = (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-200_000);
+      appendFileSync(join(LOG_DIR, `${entry}.log`), chunk);
       if (output.includes(`"msg":"${ready}"`)) started({ child, output: () => output, exited });
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
+    void exited.then(({ code, signal }) => {
+      if (!expectedExits.has(child)) crashes.push({ entry, code, signal, output: output.slice(-5000) });
+    });
     void exited.then(({ code, signal }) => failed(new Error(`the ${entry} process exited (${code ?? signal}) before "${ready}":\n${output.slice(-3000)}`)));
   });
 }
@@ -60,6 +71,7 @@ const alive = (p: HangarProcess | null): p is HangarProcess => !!p && p.child.ex
 
 async function signalled(p: HangarProcess | null, signal: NodeJS.Signals) {
   if (!p) return { code: null, signal: null };
+  expectedExits.add(p.child);
   if (alive(p)) p.child.kill(signal);
   return p.exited;
 }
