@@ -23,6 +23,25 @@ import { replicaEnvironment, type CredentialResolver, type WorkspaceActivityDeps
 export type AgentTurnDeps = Pick<WorkspaceActivityDeps, 'repos' | 'secretBox' | 'runtime' | 'events' | 'credentials' | 'logger' | 'agentExecutable' | 'agentIdleTimeoutMs' | 'workspaceApiUrl'>;
 
 const HEARTBEAT_MS = 5000;
+/**
+ * How long a write made while the agent runs (a line's events, the agent's session) is retried.
+ * The database being away for a moment must not lose what the agent said, and must not end a
+ * turn the agent is still doing.
+ */
+const WRITE_RETRY_MS = 60_000;
+
+/** `write` again, backing off, until it succeeds or WRITE_RETRY_MS has passed. */
+async function persistently<T>(write: () => PromiseLike<T>): Promise<T> {
+  const deadline = Date.now() + WRITE_RETRY_MS;
+  for (let wait = 250; ; wait = Math.min(wait * 2, 5000)) {
+    try {
+      return await write();
+    } catch (err) {
+      if (Date.now() + wait > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
 const LOST_WORKER_ERROR = 'the worker running this turn was lost after the agent started; send the message again to retry it';
 
 type TurnEnd = { status: 'completed' | 'failed' | 'interrupted'; error: string | null; sessionId?: string };
@@ -169,8 +188,11 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
           signal: AbortSignal.any([ctx.cancellationSignal, stopper.signal]),
           onSession: (id) => {
             execSession = id;
-            // `.then` sends the query now; a knex builder left alone never runs.
-            sessionSaved = replicaMessages.setAgentSession(replicaId, claimed.id, id);
+            // Sent now (awaiting a knex builder runs it) and handled now: nothing awaits it until
+            // the turn ends, and a rejection nobody handles yet would end the worker process.
+            sessionSaved = persistently(() => replicaMessages.setAgentSession(replicaId, claimed.id, id)).catch((err: unknown) =>
+              deps.logger.warn('could not record a turn\'s agent session', { replicaId, err }),
+            );
           },
           onStdoutLine: (line) => {
             watchdog.reset();
@@ -180,15 +202,19 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
             if (parsed.stop) stop({ code: 'provider_refused', error: parsed.stop.error ?? 'the agent was stopped' });
             sessionId = parsed.sessionId ?? parsed.result?.sessionId ?? sessionId;
             // Keep the events in order: each line's writes wait for the previous line's.
-            pending = pending.then(async () => {
-              for (const event of parsed.events) {
-                // History and the stream are separate tables: both writes go out together.
-                await Promise.all([
-                  replicaLogs.appendAgentEvent({ replicaId, chatId, messageId: claimed.id, timestamp: event.timestamp, type: event.type, payload: event.payload }),
-                  events.emit(replicaId, 'chat.turn.delta', { chatId, event }),
-                ]);
-              }
-            });
+            // Nothing awaits the chain until the agent exits, so a write that fails for good is
+            // logged here: an unhandled rejection would end the worker process.
+            pending = pending
+              .then(async () => {
+                for (const event of parsed.events) {
+                  // History and the stream are separate tables: both writes go out together.
+                  await Promise.all([
+                    persistently(() => replicaLogs.appendAgentEvent({ replicaId, chatId, messageId: claimed.id, timestamp: event.timestamp, type: event.type, payload: event.payload })),
+                    persistently(() => events.emit(replicaId, 'chat.turn.delta', { chatId, event })),
+                  ]);
+                }
+              })
+              .catch((err: unknown) => deps.logger.warn('could not record an agent event', { replicaId, err }));
           },
         });
       try {
@@ -207,7 +233,7 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
         watchdog.clear();
         clearInterval(heartbeat);
         await pending;
-        await sessionSaved.catch((err: unknown) => deps.logger.warn('could not record a turn\'s agent session', { replicaId, err }));
+        await sessionSaved;
         const interrupted = ctx.cancellationSignal.aborted;
         const ok = !interrupted && exit.exitCode === 0 && result?.ok !== false;
         end = {
