@@ -23,7 +23,7 @@ import { createDocker } from '../../../src/sandbox';
 import { LABEL_REPLICA } from '../../../src/sandbox/workspace/container';
 import { workspaceName } from '../../../src/sandbox/workspace';
 import { organizationNetworkName } from '../../../src/sandbox/network/networks';
-import { freePort, startTemporalDevServer, type DevServer } from '../../../src/temporal/devServer';
+import { startTemporalDevServer, type DevServer } from '../../../src/temporal/devServer';
 import { resolveTemporalCli } from '../../../src/toolchain';
 import { SERVER_URL, withServer } from '../../support/harness';
 
@@ -65,6 +65,19 @@ function startProcess(entry: 'api' | 'worker', env: Record<string, string>, read
     });
     void exited.then(({ code, signal }) => failed(new Error(`the ${entry} process exited (${code ?? signal}) before "${ready}":\n${output.slice(-3000)}`)));
   });
+}
+
+/** `n` free ports, all held at once while chosen so that no two are the same. */
+async function distinctPorts(n: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: n }, () => new Promise<Server>((done) => {
+      const server = createServer();
+      server.listen(0, '127.0.0.1', () => done(server));
+    })),
+  );
+  const ports = servers.map((server) => (server.address() as { port: number }).port);
+  await Promise.all(servers.map((server) => new Promise((done) => server.close(done))));
+  return ports;
 }
 
 const alive = (p: HangarProcess | null): p is HangarProcess => !!p && p.child.exitCode === null && p.child.signalCode === null;
@@ -138,13 +151,13 @@ export class Cluster {
     await withServer((c) => c.query(`CREATE DATABASE ${dbName}`));
     const direct = new URL(SERVER_URL);
     direct.pathname = `/${dbName}`;
-    const relay = new Relay({ host: direct.hostname, port: Number(direct.port || 5432) }, await freePort());
+    const [relayPort, temporalPort, apiPort] = await distinctPorts(3);
+    const relay = new Relay({ host: direct.hostname, port: Number(direct.port || 5432) }, relayPort!);
     await relay.open();
     const relayed = new URL(direct);
     relayed.host = `127.0.0.1:${relay.port}`;
 
     const dataDir = mkdtempSync(join(tmpdir(), 'hangar-faults-'));
-    const temporalPort = await freePort();
     const env: Record<string, string> = {
       LOG_LEVEL: 'info',
       DATABASE_URL: relayed.toString(),
@@ -152,7 +165,7 @@ export class Cluster {
       HANGAR_ENCRYPTION_KEYS: generateEncryptionKey('faults'),
       // One port for every API process of the run: clients retry the same address after a restart,
       // and workspaces reach the AI gateway there (the worker reads PORT for that).
-      PORT: String(await freePort()),
+      PORT: String(apiPort),
       HOST: '0.0.0.0',
       HANGAR_TASK_QUEUE: `hangar-faults-${id}`,
       // A worker that replaces a killed one is the same deployment: it clears that one's leftovers.
@@ -169,7 +182,7 @@ export class Cluster {
     };
     // The suite's own connection goes straight to the server: it counts while the relay is cut.
     const database = await openDatabase(loadConfig({ ...env, DATABASE_URL: direct.toString() }), silentLogger);
-    const cluster = new Cluster(env, database, createAdmin(database.repos), relay, dbName, dataDir, join(dataDir, 'temporal.db'), temporalPort);
+    const cluster = new Cluster(env, database, createAdmin(database.repos), relay, dbName, dataDir, join(dataDir, 'temporal.db'), temporalPort!);
     await cluster.startTemporal();
     // Started together on an empty database, as a deployment's first start does.
     [cluster.api, cluster.worker] = await Promise.all([startProcess('api', env, 'api listening'), startProcess('worker', env, 'worker running')]);
