@@ -183,10 +183,19 @@ export class Cluster {
     // The suite's own connection goes straight to the server: it counts while the relay is cut.
     const database = await openDatabase(loadConfig({ ...env, DATABASE_URL: direct.toString() }), silentLogger);
     const cluster = new Cluster(env, database, createAdmin(database.repos), relay, dbName, dataDir, join(dataDir, 'temporal.db'), temporalPort!);
-    await cluster.startTemporal();
-    // Started together on an empty database, as a deployment's first start does.
-    [cluster.api, cluster.worker] = await Promise.all([startProcess('api', env, 'api listening'), startProcess('worker', env, 'worker running')]);
-    return cluster;
+    try {
+      await cluster.startTemporal();
+      // Started together on an empty database, as a deployment's first start does.
+      const [api, worker] = await Promise.allSettled([startProcess('api', env, 'api listening'), startProcess('worker', env, 'worker running')]);
+      if (api.status === 'fulfilled') cluster.api = api.value;
+      if (worker.status === 'fulfilled') cluster.worker = worker.value;
+      for (const started of [api, worker]) if (started.status === 'rejected') throw started.reason;
+      return cluster;
+    } catch (err) {
+      // Nothing of a cluster that did not start is left running.
+      await cluster.close();
+      throw err;
+    }
   }
 
   async startTemporal(): Promise<void> {

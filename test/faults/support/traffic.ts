@@ -150,13 +150,15 @@ export async function nextMessagesRun(key: string, replicaIds: string[], timeout
   const rows = await until(
     'the next messages to end',
     async () => {
-      const found = (await db('replica_messages').whereIn('id', sent).select('status')) as { status: string }[];
+      const found = (await db('replica_messages').whereIn('id', sent).select('status', 'error')) as { status: string; error: string | null }[];
       return found.length === sent.length && found.every((r) => !['queued', 'running'].includes(r.status)) && found;
     },
     timeoutMs,
     1000,
   );
-  return rows.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
+  // A turn that did not complete is counted with its error, so a failure says why.
+  const label = (r: { status: string; error: string | null }) => (r.status === 'completed' ? r.status : `${r.status}: ${r.error}`);
+  return rows.reduce<Record<string, number>>((acc, r) => ({ ...acc, [label(r)]: (acc[label(r)] ?? 0) + 1 }), {});
 }
 
 /** Deletes the workspaces through the API and waits until none of their containers is left. */
