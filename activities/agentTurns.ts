@@ -91,9 +91,17 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
    * here; when one was, that session is stopped and the turn ends interrupted, since running a
    * prompt twice could repeat what the agent already did.
    */
-  async function resumeLost(replicaId: string, chatId: string): Promise<{ message: MessageRow } | { ended: TurnResult } | null> {
+  async function resumeLost(replicaId: string, chatId: string, claimedBefore: string | undefined): Promise<{ message: MessageRow } | { ended: TurnResult } | null> {
     const message = await replicaMessages.running(replicaId, chatId);
-    if (!message) return null;
+    if (!message) {
+      // The earlier attempt ended its turn but its result never reached Temporal (its worker
+      // stopped or died right after): that ending is this attempt's result. Claiming the next
+      // message instead would report nothing for this one, and the run waiting on it would hang.
+      const earlier = claimedBefore ? await replicaMessages.findById(replicaId, claimedBefore) : null;
+      if (!earlier || earlier.status === 'queued' || earlier.status === 'running') return null;
+      const ok = earlier.status === 'completed';
+      return { ended: { ran: true, messageId: earlier.id, ok, error: ok ? null : (earlier.error ?? earlier.status).slice(0, 2000), ...(earlier.status === 'interrupted' ? { interrupted: true } : {}) } };
+    }
     if (message.agent_session === null || message.agent_session === undefined) return { message };
     const row = await replicas.find(replicaId);
     if (row) await deps.runtime.killSession(workspaceKey(row), message.agent_session).catch((err: unknown) => deps.logger.warn('could not stop a lost turn', { replicaId, err }));
@@ -105,15 +113,17 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
   return {
     async runNextTurn({ replicaId, chatId }: { replicaId: string; chatId: string }): Promise<TurnResult> {
       const ctx = Context.current();
-      const resumed = ctx.info.attempt > 1 ? await resumeLost(replicaId, chatId) : null;
+      // Each heartbeat carries the claimed message's id, so a retry knows which turn it continues.
+      const claimedBefore = (ctx.info.heartbeatDetails as { messageId?: string } | undefined)?.messageId;
+      const resumed = ctx.info.attempt > 1 ? await resumeLost(replicaId, chatId, claimedBefore) : null;
       if (resumed && 'ended' in resumed) return resumed.ended;
       const claimed = resumed?.message ?? (await replicaMessages.claimNext(replicaId, chatId));
       if (!claimed) {
         await replicaChats.clearProcessing(replicaId, chatId);
         return { ran: false };
       }
-      ctx.heartbeat();
-      const heartbeat = setInterval(() => ctx.heartbeat(), HEARTBEAT_MS);
+      ctx.heartbeat({ messageId: claimed.id });
+      const heartbeat = setInterval(() => ctx.heartbeat({ messageId: claimed.id }), HEARTBEAT_MS);
       // Written before anything else may fail, and awaited before the turn ends.
       let sessionSaved: Promise<unknown> = Promise.resolve();
 
@@ -235,13 +245,18 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
         await pending;
         await sessionSaved;
         const interrupted = ctx.cancellationSignal.aborted;
+        // The SDK cancels running activities with this reason once the shutdown grace period is over.
+        const shutdown = interrupted && (ctx.cancellationSignal.reason as Error | undefined)?.message === 'WORKER_SHUTDOWN';
         const ok = !interrupted && exit.exitCode === 0 && result?.ok !== false;
         end = {
           status: interrupted ? 'interrupted' : ok ? 'completed' : 'failed',
           error: ok ? null : (result?.error ?? (interrupted ? 'interrupted' : exitError(agent, command.argv[0]!, exit.exitCode))),
           // A CLI stopped on a refused credential did nothing the conversation needs, and was
-          // killed perhaps before it wrote its new session: the chat keeps the one it had.
-          sessionId: stopReason?.code === 'provider_refused' ? undefined : sessionId,
+          // killed perhaps before it wrote its new session: the chat keeps the one it had. So
+          // does a turn cut by its worker stopping (as one whose worker died does, see
+          // resumeLost): its CLI may not have saved the session, and the next message, on
+          // another worker, would fail resuming one that does not exist.
+          sessionId: stopReason?.code === 'provider_refused' || shutdown ? undefined : sessionId,
         };
         // Every failed turn says why on the events stream, as well as on its message.
         if (end.status === 'failed') {
