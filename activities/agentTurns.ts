@@ -23,6 +23,25 @@ import { replicaEnvironment, type CredentialResolver, type WorkspaceActivityDeps
 export type AgentTurnDeps = Pick<WorkspaceActivityDeps, 'repos' | 'secretBox' | 'runtime' | 'events' | 'credentials' | 'logger' | 'agentExecutable' | 'agentIdleTimeoutMs' | 'workspaceApiUrl'>;
 
 const HEARTBEAT_MS = 5000;
+/**
+ * How long a write made while the agent runs (a line's events, the agent's session) is retried.
+ * The database being away for a moment must not lose what the agent said, and must not end a
+ * turn the agent is still doing.
+ */
+const WRITE_RETRY_MS = 60_000;
+
+/** `write` again, backing off, until it succeeds or WRITE_RETRY_MS has passed. */
+async function persistently<T>(write: () => PromiseLike<T>): Promise<T> {
+  const deadline = Date.now() + WRITE_RETRY_MS;
+  for (let wait = 250; ; wait = Math.min(wait * 2, 5000)) {
+    try {
+      return await write();
+    } catch (err) {
+      if (Date.now() + wait > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
 const LOST_WORKER_ERROR = 'the worker running this turn was lost after the agent started; send the message again to retry it';
 
 type TurnEnd = { status: 'completed' | 'failed' | 'interrupted'; error: string | null; sessionId?: string };
@@ -72,9 +91,17 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
    * here; when one was, that session is stopped and the turn ends interrupted, since running a
    * prompt twice could repeat what the agent already did.
    */
-  async function resumeLost(replicaId: string, chatId: string): Promise<{ message: MessageRow } | { ended: TurnResult } | null> {
+  async function resumeLost(replicaId: string, chatId: string, claimedBefore: string | undefined): Promise<{ message: MessageRow } | { ended: TurnResult } | null> {
     const message = await replicaMessages.running(replicaId, chatId);
-    if (!message) return null;
+    if (!message) {
+      // The earlier attempt ended its turn but its result never reached Temporal (its worker
+      // stopped or died right after): that ending is this attempt's result. Claiming the next
+      // message instead would report nothing for this one, and the run waiting on it would hang.
+      const earlier = claimedBefore ? await replicaMessages.findById(replicaId, claimedBefore) : null;
+      if (!earlier || earlier.status === 'queued' || earlier.status === 'running') return null;
+      const ok = earlier.status === 'completed';
+      return { ended: { ran: true, messageId: earlier.id, ok, error: ok ? null : (earlier.error ?? earlier.status).slice(0, 2000), ...(earlier.status === 'interrupted' ? { interrupted: true } : {}) } };
+    }
     if (message.agent_session === null || message.agent_session === undefined) return { message };
     const row = await replicas.find(replicaId);
     if (row) await deps.runtime.killSession(workspaceKey(row), message.agent_session).catch((err: unknown) => deps.logger.warn('could not stop a lost turn', { replicaId, err }));
@@ -86,15 +113,17 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
   return {
     async runNextTurn({ replicaId, chatId }: { replicaId: string; chatId: string }): Promise<TurnResult> {
       const ctx = Context.current();
-      const resumed = ctx.info.attempt > 1 ? await resumeLost(replicaId, chatId) : null;
+      // Each heartbeat carries the claimed message's id, so a retry knows which turn it continues.
+      const claimedBefore = (ctx.info.heartbeatDetails as { messageId?: string } | undefined)?.messageId;
+      const resumed = ctx.info.attempt > 1 ? await resumeLost(replicaId, chatId, claimedBefore) : null;
       if (resumed && 'ended' in resumed) return resumed.ended;
       const claimed = resumed?.message ?? (await replicaMessages.claimNext(replicaId, chatId));
       if (!claimed) {
         await replicaChats.clearProcessing(replicaId, chatId);
         return { ran: false };
       }
-      ctx.heartbeat();
-      const heartbeat = setInterval(() => ctx.heartbeat(), HEARTBEAT_MS);
+      ctx.heartbeat({ messageId: claimed.id });
+      const heartbeat = setInterval(() => ctx.heartbeat({ messageId: claimed.id }), HEARTBEAT_MS);
       // Written before anything else may fail, and awaited before the turn ends.
       let sessionSaved: Promise<unknown> = Promise.resolve();
 
@@ -169,8 +198,11 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
           signal: AbortSignal.any([ctx.cancellationSignal, stopper.signal]),
           onSession: (id) => {
             execSession = id;
-            // `.then` sends the query now; a knex builder left alone never runs.
-            sessionSaved = replicaMessages.setAgentSession(replicaId, claimed.id, id);
+            // Sent now (awaiting a knex builder runs it) and handled now: nothing awaits it until
+            // the turn ends, and a rejection nobody handles yet would end the worker process.
+            sessionSaved = persistently(() => replicaMessages.setAgentSession(replicaId, claimed.id, id)).catch((err: unknown) =>
+              deps.logger.warn('could not record a turn\'s agent session', { replicaId, err }),
+            );
           },
           onStdoutLine: (line) => {
             watchdog.reset();
@@ -180,15 +212,19 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
             if (parsed.stop) stop({ code: 'provider_refused', error: parsed.stop.error ?? 'the agent was stopped' });
             sessionId = parsed.sessionId ?? parsed.result?.sessionId ?? sessionId;
             // Keep the events in order: each line's writes wait for the previous line's.
-            pending = pending.then(async () => {
-              for (const event of parsed.events) {
-                // History and the stream are separate tables: both writes go out together.
-                await Promise.all([
-                  replicaLogs.appendAgentEvent({ replicaId, chatId, messageId: claimed.id, timestamp: event.timestamp, type: event.type, payload: event.payload }),
-                  events.emit(replicaId, 'chat.turn.delta', { chatId, event }),
-                ]);
-              }
-            });
+            // Nothing awaits the chain until the agent exits, so a write that fails for good is
+            // logged here: an unhandled rejection would end the worker process.
+            pending = pending
+              .then(async () => {
+                for (const event of parsed.events) {
+                  // History and the stream are separate tables: both writes go out together.
+                  await Promise.all([
+                    persistently(() => replicaLogs.appendAgentEvent({ replicaId, chatId, messageId: claimed.id, timestamp: event.timestamp, type: event.type, payload: event.payload })),
+                    persistently(() => events.emit(replicaId, 'chat.turn.delta', { chatId, event })),
+                  ]);
+                }
+              })
+              .catch((err: unknown) => deps.logger.warn('could not record an agent event', { replicaId, err }));
           },
         });
       try {
@@ -207,15 +243,20 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
         watchdog.clear();
         clearInterval(heartbeat);
         await pending;
-        await sessionSaved.catch((err: unknown) => deps.logger.warn('could not record a turn\'s agent session', { replicaId, err }));
+        await sessionSaved;
         const interrupted = ctx.cancellationSignal.aborted;
+        // The SDK cancels running activities with this reason once the shutdown grace period is over.
+        const shutdown = interrupted && (ctx.cancellationSignal.reason as Error | undefined)?.message === 'WORKER_SHUTDOWN';
         const ok = !interrupted && exit.exitCode === 0 && result?.ok !== false;
         end = {
           status: interrupted ? 'interrupted' : ok ? 'completed' : 'failed',
           error: ok ? null : (result?.error ?? (interrupted ? 'interrupted' : exitError(agent, command.argv[0]!, exit.exitCode))),
           // A CLI stopped on a refused credential did nothing the conversation needs, and was
-          // killed perhaps before it wrote its new session: the chat keeps the one it had.
-          sessionId: stopReason?.code === 'provider_refused' ? undefined : sessionId,
+          // killed perhaps before it wrote its new session: the chat keeps the one it had. So
+          // does a turn cut by its worker stopping (as one whose worker died does, see
+          // resumeLost): its CLI may not have saved the session, and the next message, on
+          // another worker, would fail resuming one that does not exist.
+          sessionId: stopReason?.code === 'provider_refused' || shutdown ? undefined : sessionId,
         };
         // Every failed turn says why on the events stream, as well as on its message.
         if (end.status === 'failed') {

@@ -13,6 +13,8 @@ export interface DevServer {
   address: string;
   uiUrl: string | null;
   stop(): Promise<void>;
+  /** SIGKILL, as a crash: no shutdown at all (the fault suite restarts it on the same file and port). */
+  kill(): Promise<void>;
 }
 
 export async function freePort(): Promise<number> {
@@ -76,12 +78,19 @@ export async function startTemporalDevServer(options: {
     throw new Error(`${(err as Error).message}\n${stderr}`);
   }
   options.logger.info('temporal dev server started', { address, ui: uiPort ? `http://127.0.0.1:${uiPort}` : null });
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
   return {
     address,
     uiUrl: uiPort ? `http://127.0.0.1:${uiPort}` : null,
+    kill: () =>
+      new Promise<void>((resolve) => {
+        if (exited()) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        if (exited()) return resolve();
         const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
         child.once('exit', () => {
           clearTimeout(timer);

@@ -1,0 +1,274 @@
+/**
+ * Hangar on the production shape, for the fault suite: an API process and a worker process
+ * started from their real entry points (src/bin) with the settings a deployment gives them, a
+ * file-backed Temporal dev server, and a scratch database on the machine's PostgreSQL server
+ * reached through a TCP relay. Each piece can be killed (SIGKILL, as a crash), stopped
+ * (SIGTERM, as an orchestrator) and started again on the same port, file and database, so a
+ * case can take one down mid-traffic and count what survives. The test process reads the
+ * database directly (not through the relay) to count.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createAdmin, type Admin } from '../../../src/admin';
+import { loadConfig } from '../../../src/config';
+import { generateEncryptionKey } from '../../../src/crypto/secretBox';
+import { openDatabase, type Database } from '../../../src/db/database';
+import { silentLogger } from '../../../src/logger';
+import { createDocker } from '../../../src/sandbox';
+import { LABEL_REPLICA } from '../../../src/sandbox/workspace/container';
+import { workspaceName } from '../../../src/sandbox/workspace';
+import { organizationNetworkName } from '../../../src/sandbox/network/networks';
+import { startTemporalDevServer, type DevServer } from '../../../src/temporal/devServer';
+import { resolveTemporalCli } from '../../../src/toolchain';
+import { SERVER_URL, withServer } from '../../support/harness';
+
+const ROOT = resolve(__dirname, '../../..');
+
+/** A Hangar process started from `src/bin/{entry}.ts`. */
+export interface HangarProcess {
+  child: ChildProcess;
+  /** Its last output (stdout and stderr), for a failure's message. */
+  output(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Every process's output goes to a file here, kept after the run for a failure's post-mortem. */
+export const LOG_DIR = mkdtempSync(join(tmpdir(), 'hangar-faults-logs-'));
+
+/** Exits nobody asked for: a process that dies of a fault the suite causes is a finding. */
+export const crashes: { entry: string; code: number | null; signal: NodeJS.Signals | null; output: string }[] = [];
+const expectedExits = new WeakSet<ChildProcess>();
+
+function startProcess(entry: 'api' | 'worker', env: Record<string, string>, ready: string): Promise<HangarProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', `src/bin/${entry}.ts`], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once('exit', (code, signal) => done({ code, signal })));
+  return new Promise((started, failed) => {
+    const onData = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-200_000);
+      appendFileSync(join(LOG_DIR, `${entry}.log`), chunk);
+      if (output.includes(`"msg":"${ready}"`)) started({ child, output: () => output, exited });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    void exited.then(({ code, signal }) => {
+      if (!expectedExits.has(child)) crashes.push({ entry, code, signal, output: output.slice(-5000) });
+    });
+    void exited.then(({ code, signal }) => failed(new Error(`the ${entry} process exited (${code ?? signal}) before "${ready}":\n${output.slice(-3000)}`)));
+  });
+}
+
+/** `n` free ports, all held at once while chosen so that no two are the same. */
+async function distinctPorts(n: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: n }, () => new Promise<Server>((done) => {
+      const server = createServer();
+      server.listen(0, '127.0.0.1', () => done(server));
+    })),
+  );
+  const ports = servers.map((server) => (server.address() as { port: number }).port);
+  await Promise.all(servers.map((server) => new Promise((done) => server.close(done))));
+  return ports;
+}
+
+const alive = (p: HangarProcess | null): p is HangarProcess => !!p && p.child.exitCode === null && p.child.signalCode === null;
+
+async function signalled(p: HangarProcess | null, signal: NodeJS.Signals) {
+  if (!p) return { code: null, signal: null };
+  expectedExits.add(p.child);
+  if (alive(p)) p.child.kill(signal);
+  return p.exited;
+}
+
+/** Relays TCP connections to PostgreSQL on a fixed port until cut; `cut` drops those it carries too. */
+class Relay {
+  private server: Server | null = null;
+  private readonly sockets = new Set<Socket>();
+  constructor(
+    private readonly target: { host: string; port: number },
+    readonly port: number,
+  ) {}
+
+  async open(): Promise<void> {
+    const server = createServer((client) => {
+      const upstream = connect(this.target.port, this.target.host);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => s.destroy());
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((done, failed) => {
+      server.once('error', failed);
+      server.listen(this.port, '127.0.0.1', () => done());
+    });
+    this.server = server;
+  }
+
+  async cut(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    for (const s of this.sockets) s.destroy();
+    if (server) await new Promise((done) => server.close(done));
+  }
+}
+
+export class Cluster {
+  api: HangarProcess | null = null;
+  worker: HangarProcess | null = null;
+  temporal: DevServer | null = null;
+  /** Every workspace a case made, so that none outlives the suite. */
+  readonly replicaIds = new Set<string>();
+
+  private constructor(
+    readonly env: Record<string, string>,
+    readonly database: Database,
+    readonly admin: Admin,
+    readonly relay: Relay,
+    private readonly dbName: string,
+    private readonly dataDir: string,
+    private readonly temporalFile: string,
+    private readonly temporalPort: number,
+  ) {}
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.env.PORT}`;
+  }
+
+  static async start(settings: Record<string, string> = {}): Promise<Cluster> {
+    const id = randomBytes(4).toString('hex');
+    const dbName = `hangar_faults_${Date.now().toString(36)}_${id}`;
+    await withServer((c) => c.query(`CREATE DATABASE ${dbName}`));
+    const direct = new URL(SERVER_URL);
+    direct.pathname = `/${dbName}`;
+    const [relayPort, temporalPort, apiPort] = await distinctPorts(3);
+    const relay = new Relay({ host: direct.hostname, port: Number(direct.port || 5432) }, relayPort!);
+    await relay.open();
+    const relayed = new URL(direct);
+    relayed.host = `127.0.0.1:${relay.port}`;
+
+    const dataDir = mkdtempSync(join(tmpdir(), 'hangar-faults-'));
+    const env: Record<string, string> = {
+      LOG_LEVEL: 'info',
+      DATABASE_URL: relayed.toString(),
+      TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
+      HANGAR_ENCRYPTION_KEYS: generateEncryptionKey('faults'),
+      // One port for every API process of the run: clients retry the same address after a restart,
+      // and workspaces reach the AI gateway there (the worker reads PORT for that).
+      PORT: String(apiPort),
+      HOST: '0.0.0.0',
+      HANGAR_TASK_QUEUE: `hangar-faults-${id}`,
+      // A worker that replaces a killed one is the same deployment: it clears that one's leftovers.
+      HANGAR_SANDBOX_OWNER: `hangar-faults-${id}`,
+      HANGAR_SANDBOX_POOL_SIZE: '0',
+      HANGAR_WORKER_METRICS_PORT: '0',
+      HANGAR_AGENT_EXECUTABLE: 'hangar-test-agent',
+      HANGAR_WORKSPACE_MEMORY_CAP_MB: '512',
+      HANGAR_AUTOMATION_SWEEP_SECONDS: '2',
+      HANGAR_WORKER_SHUTDOWN_GRACE_SECONDS: '15',
+      HANGAR_DATA_DIR: dataDir,
+      ...(process.env.HANGAR_SANDBOX_IMAGE ? { HANGAR_SANDBOX_IMAGE: process.env.HANGAR_SANDBOX_IMAGE } : {}),
+      ...settings,
+    };
+    // The suite's own connection goes straight to the server: it counts while the relay is cut.
+    const database = await openDatabase(loadConfig({ ...env, DATABASE_URL: direct.toString() }), silentLogger);
+    const cluster = new Cluster(env, database, createAdmin(database.repos), relay, dbName, dataDir, join(dataDir, 'temporal.db'), temporalPort!);
+    try {
+      await cluster.startTemporal();
+      // Started together on an empty database, as a deployment's first start does.
+      const [api, worker] = await Promise.allSettled([startProcess('api', env, 'api listening'), startProcess('worker', env, 'worker running')]);
+      if (api.status === 'fulfilled') cluster.api = api.value;
+      if (worker.status === 'fulfilled') cluster.worker = worker.value;
+      for (const started of [api, worker]) if (started.status === 'rejected') throw started.reason;
+      return cluster;
+    } catch (err) {
+      // Nothing of a cluster that did not start is left running.
+      await cluster.close();
+      throw err;
+    }
+  }
+
+  async startTemporal(): Promise<void> {
+    const cliPath = resolveTemporalCli();
+    if (!cliPath) throw new Error('no Temporal CLI found: run `npm run setup` first');
+    this.temporal = await startTemporalDevServer({ cliPath, dbFile: this.temporalFile, port: this.temporalPort, headless: true, logger: silentLogger });
+  }
+
+  async killTemporal(): Promise<void> {
+    await this.temporal?.kill();
+    this.temporal = null;
+  }
+
+  async startApi(): Promise<void> {
+    if (alive(this.api)) throw new Error('the API process is running');
+    this.api = await startProcess('api', this.env, 'api listening');
+  }
+
+  async startWorker(): Promise<void> {
+    if (alive(this.worker)) throw new Error('the worker process is running');
+    this.worker = await startProcess('worker', this.env, 'worker running');
+  }
+
+  killApi = () => signalled(this.api, 'SIGKILL');
+  killWorker = () => signalled(this.worker, 'SIGKILL');
+  /** SIGTERM, as an orchestrator stops a process: the worker drains within its grace period. */
+  stopWorker = () => signalled(this.worker, 'SIGTERM');
+
+  cutDatabase = () => this.relay.cut();
+  restoreDatabase = () => this.relay.open();
+
+  /** Workspace containers of these workspaces still on the engine (any state). */
+  async containersOf(replicaIds: Iterable<string>): Promise<string[]> {
+    const wanted = new Set(replicaIds);
+    const containers = await createDocker().listContainers({ all: true, filters: { label: [LABEL_REPLICA] } });
+    return containers.filter((c) => wanted.has(c.Labels[LABEL_REPLICA]!)).map((c) => c.Labels[LABEL_REPLICA]!);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([signalled(this.api, 'SIGTERM'), signalled(this.worker, 'SIGTERM')]);
+    await this.temporal?.stop();
+    await this.relay.cut();
+    const docker = createDocker();
+    const replicaIds = new Set([...this.replicaIds, ...((await this.database.db('replicas').pluck('id')) as string[])]);
+    await Promise.all(
+      [...replicaIds].map(async (id) => {
+        await docker.getContainer(workspaceName(id)).remove({ force: true, v: true }).catch(() => undefined);
+        await docker.getVolume(workspaceName(id)).remove().catch(() => undefined);
+      }),
+    );
+    const owned = await docker.listContainers({ all: true, filters: { label: [`dev.hangar.owner=${this.env.HANGAR_SANDBOX_OWNER}`] } });
+    await Promise.all(owned.map((c) => docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined)));
+    const organizationIds: string[] = await this.database.db('organizations').pluck('id');
+    await Promise.all(organizationIds.map((id) => docker.getNetwork(organizationNetworkName(id)).remove().catch(() => undefined)));
+    await this.database.close();
+    await withServer((c) => c.query(`DROP DATABASE IF EXISTS ${this.dbName} WITH (FORCE)`));
+    await rm(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+let current: Cluster | null = null;
+
+export function cluster(): Cluster {
+  if (!current) throw new Error('the fault cluster is not running (test/faults/support/hooks.ts starts it)');
+  return current;
+}
+
+export async function startCluster(): Promise<void> {
+  current = await Cluster.start();
+}
+
+export async function stopCluster(): Promise<void> {
+  await current?.close();
+  current = null;
+}
+
