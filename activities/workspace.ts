@@ -219,14 +219,19 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
     },
 
     async stopWorkspace({ replicaId }: { replicaId: string }) {
-      const row = await replica(replicaId);
-      await runtime.stop(row ? workspaceKey(row) : replicaId);
-      if (row) await replicas.setContainerAddress(row.id, null);
+      // Heartbeating like the others: the container activities' heartbeat timeout is what finds a lost worker.
+      await heartbeating(async () => {
+        const row = await replica(replicaId);
+        await runtime.stop(row ? workspaceKey(row) : replicaId);
+        if (row) await replicas.setContainerAddress(row.id, null);
+      });
     },
 
     async removeWorkspace({ replicaId }: { replicaId: string }) {
-      const row = await replica(replicaId);
-      await runtime.remove(row ? workspaceKey(row) : replicaId);
+      await heartbeating(async () => {
+        const row = await replica(replicaId);
+        await runtime.remove(row ? workspaceKey(row) : replicaId);
+      });
     },
 
     async setReplicaStatus({ replicaId, status, error }: { replicaId: string; status: WorkspaceStatus; error?: string }) {

@@ -69,11 +69,13 @@ export const cleanups = proxyActivities<AutomationCleanupActivities>({
 
 /**
  * Container work: provisioning clones and runs hooks (heartbeats carry progress). The
- * activity reports a failure on its last attempt instead of throwing it.
+ * activity reports a failure on its last attempt instead of throwing it. Every container
+ * activity heartbeats every 5 s, so a worker lost mid-provisioning is noticed after 20 s, as
+ * for turns (bench/recovery.ts: a minute's wait before, when this was a minute).
  */
 const CONTAINERS: ActivityOptions = {
   startToCloseTimeout: '20 minutes',
-  heartbeatTimeout: '1 minute',
+  heartbeatTimeout: '20 seconds',
   retry: { maximumAttempts: 3, initialInterval: '2 seconds' },
 };
 export const containers = proxyActivities<WorkspaceActivities>(CONTAINERS);
