@@ -3,54 +3,36 @@
  * (dependencies stay in node_modules), and `node dist/api.js` must serve what the source does:
  * its API, its documentation assets and the console's files, found beside the package.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { buildApi } from '../../../scripts/buildApi';
+import { ROOT, startEntryProcess, stopEntryProcess, type EntryProcess } from '../../support/entryProcess';
 import { harness } from '../../support/harness';
 import { newOrg } from '../../support/http';
 
-const ROOT = join(__dirname, '..', '..', '..');
 
 describe('the built API (npm run build)', function () {
   this.timeout(60_000);
   let out: string;
-  let api: ChildProcess | undefined;
+  let api: EntryProcess | undefined;
   let url: string;
 
   before(async () => {
     // Built beside the package, as the image does, so that it resolves node_modules and the console from there.
     out = mkdtempSync(join(ROOT, '.hangar', 'build-'));
     const bundle = await buildApi(join(out, 'api.js'));
-    api = spawn(process.execPath, ['--enable-source-maps', bundle], {
+    api = await startEntryProcess(['--enable-source-maps', bundle], {
       cwd: tmpdir(),
-      env: { ...process.env, ...harness().env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', OTEL_EXPORTER_OTLP_ENDPOINT: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...harness().env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', OTEL_EXPORTER_OTLP_ENDPOINT: '' },
+      ready: 'api listening',
     });
-    let output = '';
-    const port = await new Promise<number>((found, failed) => {
-      api!.stdout!.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        for (const line of output.split('\n').slice(0, -1)) {
-          const record = JSON.parse(line) as { msg?: string; port?: number };
-          if (record.msg === 'api listening') found(record.port!);
-        }
-      });
-      api!.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      api!.once('exit', (code) => failed(new Error(`the built API exited (${code}):\n${output.slice(-3000)}`)));
-    });
-    url = `http://127.0.0.1:${port}`;
+    url = `http://127.0.0.1:${api.line.port as number}`;
   });
 
   after(async () => {
-    if (api && api.exitCode === null) {
-      await new Promise((done) => {
-        api!.once('exit', done);
-        api!.kill('SIGTERM');
-      });
-    }
+    if (api) await stopEntryProcess(api.child);
     if (out) rmSync(out, { recursive: true, force: true });
   });
 

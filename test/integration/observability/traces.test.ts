@@ -4,60 +4,20 @@
  * `OTEL_EXPORTER_OTLP_ENDPOINT` pointing at a local OTLP/HTTP receiver; nothing else turns
  * traces on. The harness's own in-process API and worker stay untraced.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { expect } from 'chai';
 import { workflowBundle } from '../../../src/temporal/worker';
+import { startEntryProcess, stopEntryProcess, type EntryProcess } from '../../support/entryProcess';
 import { harness } from '../../support/harness';
 import { newOrg } from '../../support/http';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../../support/otlpReceiver';
 import { until } from '../../support/wait';
 
-const ROOT = resolve(__dirname, '../../..');
-
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  /** The first JSON log line with this message. */
-  line: Record<string, unknown>;
-}
-
 /** Starts `src/bin/{entry}.ts` and resolves at its first log line with `msg === ready`. */
-async function startProcess(entry: 'api' | 'worker', env: Record<string, string>, ready: string): Promise<Started> {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', `src/bin/${entry}.ts`], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const line = await new Promise<Record<string, unknown>>((found, failed) => {
-    let pending = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      pending += chunk.toString();
-      const lines = pending.split('\n');
-      pending = lines.pop()!;
-      for (const text of lines) {
-        const record = JSON.parse(text) as Record<string, unknown>;
-        if (record.msg === ready) found(record);
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => failed(new Error(`${entry} exited (${code}) before "${ready}":\n${output.slice(-3000)}`)));
-  });
-  return { child, output: () => output, line };
-}
-
-/** SIGTERM, as an orchestrator stops a process, and its exit code once it has closed. */
-const stopped = (child: ChildProcess) =>
-  new Promise<number | null>((done) => {
-    if (child.exitCode !== null || child.signalCode !== null) return done(child.exitCode);
-    child.once('exit', (code) => done(code));
-    child.kill('SIGTERM');
-  });
+const startProcess = (entry: 'api' | 'worker', env: Record<string, string>, ready: string) => startEntryProcess(['--require', 'tsx/cjs', `src/bin/${entry}.ts`], { env, ready });
+const stopped = stopEntryProcess;
 
 const named = (spans: ReceivedSpan[], name: string) => spans.find((s) => s.name === name);
 
@@ -66,8 +26,8 @@ describe('observability: OpenTelemetry traces over OTLP', function () {
   const id = randomBytes(4).toString('hex');
   let receiver: OtlpReceiver;
   let env: Record<string, string>;
-  let api: Started;
-  let worker: Started;
+  let api: EntryProcess;
+  let worker: EntryProcess;
   let apiUrl: string;
 
   before(async () => {
