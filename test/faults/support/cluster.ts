@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { connect, createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createAdmin, type Admin } from '../../../src/admin';
@@ -26,6 +26,7 @@ import { organizationNetworkName } from '../../../src/sandbox/network/networks';
 import { startTemporalDevServer, type DevServer } from '../../../src/temporal/devServer';
 import { resolveTemporalCli } from '../../../src/toolchain';
 import { SERVER_URL, withServer } from '../../support/harness';
+import { TcpRelay } from '../../support/tcpRelay';
 
 const ROOT = resolve(__dirname, '../../..');
 
@@ -89,39 +90,6 @@ async function signalled(p: HangarProcess | null, signal: NodeJS.Signals) {
   return p.exited;
 }
 
-/** Relays TCP connections to PostgreSQL on a fixed port until cut; `cut` drops those it carries too. */
-class Relay {
-  private server: Server | null = null;
-  private readonly sockets = new Set<Socket>();
-  constructor(
-    private readonly target: { host: string; port: number },
-    readonly port: number,
-  ) {}
-
-  async open(): Promise<void> {
-    const server = createServer((client) => {
-      const upstream = connect(this.target.port, this.target.host);
-      for (const s of [client, upstream]) {
-        this.sockets.add(s);
-        s.on('close', () => this.sockets.delete(s));
-        s.on('error', () => s.destroy());
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((done, failed) => {
-      server.once('error', failed);
-      server.listen(this.port, '127.0.0.1', () => done());
-    });
-    this.server = server;
-  }
-
-  async cut(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    for (const s of this.sockets) s.destroy();
-    if (server) await new Promise((done) => server.close(done));
-  }
-}
 
 export class Cluster {
   api: HangarProcess | null = null;
@@ -134,7 +102,7 @@ export class Cluster {
     readonly env: Record<string, string>,
     readonly database: Database,
     readonly admin: Admin,
-    readonly relay: Relay,
+    readonly relay: TcpRelay,
     private readonly dbName: string,
     private readonly dataDir: string,
     private readonly temporalFile: string,
@@ -152,7 +120,7 @@ export class Cluster {
     const direct = new URL(SERVER_URL);
     direct.pathname = `/${dbName}`;
     const [relayPort, temporalPort, apiPort] = await distinctPorts(3);
-    const relay = new Relay({ host: direct.hostname, port: Number(direct.port || 5432) }, relayPort!);
+    const relay = new TcpRelay({ host: direct.hostname, port: Number(direct.port || 5432) }, { host: '127.0.0.1', port: relayPort! });
     await relay.open();
     const relayed = new URL(direct);
     relayed.host = `127.0.0.1:${relay.port}`;
