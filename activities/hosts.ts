@@ -50,6 +50,12 @@ export function createHostActivities(deps: HostActivityDeps) {
       return await placement(host);
     },
 
+    /** Where to send container work for a host already chosen; null when it is not running now. */
+    async hostOf({ hostId }: { hostId: string }): Promise<HostPlacement | null> {
+      const host = await workerHosts.findLive(hostId, deps.hostTimeoutMs);
+      return host ? await placement({ id: host.id, taskQueue: host.task_queue }) : null;
+    },
+
     async placeWarmPoolEntry({ configId }: { configId: string }): Promise<HostPlacement> {
       const host = await workerHosts.placeWarmEntry({ windowMs: deps.hostTimeoutMs });
       if (!host) throw noHost();

@@ -82,6 +82,7 @@ export const HOST_ACTIVITY_NAMES = [
   'removeWorkspace',
   'runNextTurn',
   'buildWarmPoolEntry',
+  'removeWarmPoolContainers',
   'listCanvas',
   'copyCanvasFile',
 ] as const;

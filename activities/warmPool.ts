@@ -21,27 +21,55 @@ export const warmPoolBackoffMs = (errorCount: number) => Math.min(WARM_POOL_BACK
 
 export const WARM_POOL_LABEL = 'dev.hangar.warm-pool';
 
-export function createWarmPoolActivities(deps: WorkspaceActivityDeps & { bus: EventBus }) {
+/** Containers of retired entries on another worker host, removed there by the pool's workflow. */
+export interface WarmPoolRemoval {
+  hostId: string;
+  entryIds: string[];
+}
+
+export function createWarmPoolActivities(deps: WorkspaceActivityDeps & { bus: EventBus; hostTimeoutMs: number }) {
   const { repos, runtime } = deps;
   const { warmPools } = repos;
   const publishFailed = (err: unknown) => deps.logger.warn('warm workspace stream publish failed', { err });
 
-  /** Marks entries expired (or failed) and removes their containers. */
-  async function retire(ids: string[], status: 'expired' | 'failed', error?: string) {
-    if (!ids.length) return;
+  /**
+   * Marks entries expired (or failed) and removes their containers: here when they are on this
+   * worker's host (or recorded before hosts were), else they are returned by host, for the
+   * workflow to remove on their own host's queue.
+   */
+  async function retire(ids: string[], status: 'expired' | 'failed', error?: string): Promise<WarmPoolRemoval[]> {
+    if (!ids.length) return [];
     await warmPools.retire(ids, status, error?.slice(0, 2000));
     await announceWarmWorkspaceStatus(deps.bus, ids, status, publishFailed);
+    const hosts = await warmPools.hostsOf(ids);
+    const elsewhere = new Map<string, string[]>();
+    for (const id of ids) {
+      const host = hosts.get(id) ?? null;
+      if (host && deps.hostId && host !== deps.hostId) elsewhere.set(host, [...(elsewhere.get(host) ?? []), id]);
+      else await removeHere([id]);
+    }
+    return [...elsewhere].map(([hostId, entryIds]) => ({ hostId, entryIds }));
+  }
+
+  async function removeHere(ids: string[]) {
     for (const id of ids) await runtime.remove(id).catch((err) => deps.logger.warn('removing a warm workspace failed', { entryId: id, err }));
   }
 
   return {
-    async planWarmPool({ configId }: { configId: string }): Promise<{ enabled: boolean; needed: number; retryInMs: number; staleToRemove: boolean }> {
+    async planWarmPool({ configId }: { configId: string }): Promise<{ enabled: boolean; needed: number; retryInMs: number; staleToRemove: boolean; removals?: WarmPoolRemoval[] }> {
       const config = await warmPools.find(configId);
       if (!config?.enabled) return { enabled: false, needed: 0, retryInMs: 0, staleToRemove: false };
-      // Ready entries built from an environment that has since changed can never be claimed.
+      // Ready entries built from an environment that has since changed can never be claimed,
+      // nor can those of a host that has gone (not seen within the host timeout).
       const setup = await environmentSetup(deps, config.organization_id, config.environment_id);
-      await retire(await warmPools.entryIds(configId, { statuses: ['ready'], otherThanHash: setup.hash }), 'expired');
-      const current = await warmPools.countReady(configId, { current: config.generation });
+      const removals = [
+        ...(await retire(await warmPools.entryIds(configId, { statuses: ['ready'], otherThanHash: setup.hash }), 'expired')),
+        ...(await retire(await warmPools.entryIdsOnSilentHosts(configId, deps.hostTimeoutMs), 'expired', 'its worker host is gone')),
+      ];
+      // Only entries a claim can reach count toward the target: while a host is stopped, the
+      // pool builds on the others; when it comes back, the oldest entries above the target go.
+      const current = await warmPools.countReady(configId, { current: config.generation, liveWithinMs: deps.hostTimeoutMs });
+      if (current > config.target_size) removals.push(...(await retire(await warmPools.excessReady(configId, config.generation, config.target_size), 'expired')));
       const stale = await warmPools.countReady(configId, { below: config.generation });
       const retryInMs = config.next_retry_at ? Math.max(0, new Date(config.next_retry_at).getTime() - Date.now()) : 0;
       return {
@@ -50,21 +78,28 @@ export function createWarmPoolActivities(deps: WorkspaceActivityDeps & { bus: Ev
         retryInMs,
         // Stale entries stay claimable as a fallback until the current generation is full.
         staleToRemove: current >= config.target_size && stale > 0,
+        ...(removals.length ? { removals } : {}),
       };
     },
 
-    async drainWarmPool({ configId, staleOnly }: { configId: string; staleOnly: boolean }) {
-      const config = await warmPools.find(configId);
-      if (!config) return;
-      const ids = await warmPools.entryIds(configId, staleOnly ? { statuses: ['ready'], belowGeneration: config.generation } : { statuses: ['ready', 'warming'] });
-      await retire(ids, 'expired');
+    /** On the entries' own host: removes the containers of entries retired elsewhere. */
+    async removeWarmPoolContainers({ entryIds }: { entryIds: string[] }): Promise<void> {
+      await removeHere(await warmPools.retiredAmong(entryIds));
     },
 
-    async buildWarmPoolEntry({ configId }: { configId: string }): Promise<{ ok: boolean; entryId?: string; error?: string }> {
+    async drainWarmPool({ configId, staleOnly }: { configId: string; staleOnly: boolean }): Promise<{ removals: WarmPoolRemoval[] }> {
+      const config = await warmPools.find(configId);
+      if (!config) return { removals: [] };
+      const ids = await warmPools.entryIds(configId, staleOnly ? { statuses: ['ready'], belowGeneration: config.generation } : { statuses: ['ready', 'warming'] });
+      return { removals: await retire(ids, 'expired') };
+    },
+
+    async buildWarmPoolEntry({ configId }: { configId: string }): Promise<{ ok: boolean; entryId?: string; error?: string; removals?: WarmPoolRemoval[] }> {
       const config = await warmPools.find(configId);
       if (!config?.enabled) return { ok: false, error: 'the pool is disabled' };
       // Builds of one pool run one at a time: a `warming` entry now is left by a dead worker.
-      await retire(await warmPools.entryIds(configId, { statuses: ['warming'] }), 'failed', 'the build was interrupted');
+      const interrupted = await retire(await warmPools.entryIds(configId, { statuses: ['warming'] }), 'failed', 'the build was interrupted');
+      const removals = interrupted.length ? { removals: interrupted } : {};
 
       const entryId = randomUUID();
       const startedAt = Date.now();
@@ -130,12 +165,12 @@ export function createWarmPoolActivities(deps: WorkspaceActivityDeps & { bus: Ev
         if (!(await warmPools.markReady(entryId, built))) {
           // Drained while it was being built (the drain announced it).
           await runtime.remove(entryId);
-          return { ok: false, entryId, error: 'the pool was drained during the build' };
+          return { ok: false, entryId, error: 'the pool was drained during the build', ...removals };
         }
         await stream.status('ready');
         await warmPools.recordSuccess(configId);
         deps.logger.info('warm workspace ready', { configId, entryId, durationMs: Date.now() - startedAt });
-        return { ok: true, entryId };
+        return { ok: true, entryId, ...removals };
       } catch (err) {
         const message = (err as Error).message.slice(0, 2000);
         deps.logger.warn('warm workspace build failed', { configId, entryId, err: err as Error });
@@ -143,7 +178,7 @@ export function createWarmPoolActivities(deps: WorkspaceActivityDeps & { bus: Ev
         else await runtime.remove(entryId).catch(() => undefined);
         const errorCount = Number(config.error_count) + 1;
         await warmPools.recordFailure(configId, { errorCount, nextRetryAt: new Date(Date.now() + warmPoolBackoffMs(errorCount)), message });
-        return { ok: false, entryId, error: message };
+        return { ok: false, entryId, error: message, ...removals };
       }
     },
   };

@@ -145,12 +145,55 @@ export function createWarmPoolsRepository(db: Knex) {
         .pluck('id');
     },
 
-    async countReady(configId: string, generation: { current?: number; below?: number }, trx: Knex = db): Promise<number> {
+    /**
+     * Ready entries of a generation. With `liveWithinMs`, only those a claim can reach: on a host
+     * running and seen within that long, or recorded before hosts were (no host).
+     */
+    /**
+     * Ready or warming entries on hosts not seen for `silentForMs`: a host that is gone. Their
+     * containers cannot be claimed or reached until it comes back.
+     */
+    async entryIdsOnSilentHosts(configId: string, silentForMs: number, trx: Knex = db): Promise<string[]> {
+      const seen = trx('worker_hosts').select('id').where('last_seen', '>', trx.raw(`now() - (? * interval '1 millisecond')`, [silentForMs]));
+      return entries(configId, trx).whereIn('status', ['ready', 'warming']).whereNotNull('host_id').whereNotIn('host_id', seen).pluck('id');
+    },
+
+    /** Ready entries of the generation beyond the `keep` newest, oldest first: a pool above its target. */
+    async excessReady(configId: string, generation: number, keep: number, trx: Knex = db): Promise<string[]> {
+      return entries(configId, trx)
+        .where({ status: 'ready', generation })
+        .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+        .offset(keep)
+        .pluck('id');
+    },
+
+    /** The host holding each entry's container (null: recorded before hosts were). */
+    async hostsOf(ids: string[], trx: Knex = db): Promise<Map<string, string | null>> {
+      if (ids.length === 0) return new Map();
+      const rows: Array<{ id: string; host_id: string | null }> = await trx('warm_pool_workspaces').whereIn('id', ids).select('id', 'host_id');
+      return new Map(rows.map((r) => [r.id, r.host_id]));
+    },
+
+    /** Of these entries (by container), the ones no longer warming, ready or claimed, or unknown: their containers can go. */
+    async retiredAmong(ids: string[], trx: Knex = db): Promise<string[]> {
+      if (ids.length === 0) return [];
+      const kept = new Set<string>(await trx('warm_pool_workspaces').whereIn('id', ids).whereIn('status', ['warming', 'ready', 'assigned']).pluck('id'));
+      return ids.filter((id) => !kept.has(id));
+    },
+
+    async countReady(configId: string, generation: { current?: number; below?: number; liveWithinMs?: number }, trx: Knex = db): Promise<number> {
       const row = await entries(configId, trx)
         .where({ status: 'ready' })
         .modify((q) => {
           if (generation.current !== undefined) q.where({ generation: generation.current });
           if (generation.below !== undefined) q.where('generation', '<', generation.below);
+          if (generation.liveWithinMs !== undefined) {
+            const live = trx('worker_hosts')
+              .select('id')
+              .whereNull('stopped_at')
+              .where('last_seen', '>', trx.raw(`now() - (? * interval '1 millisecond')`, [generation.liveWithinMs]));
+            q.where((w) => void w.whereNull('host_id').orWhereIn('host_id', live));
+          }
         })
         .count({ n: '*' })
         .first();

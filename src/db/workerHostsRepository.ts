@@ -86,6 +86,17 @@ export function createWorkerHostsRepository(db: Knex) {
       return (await db('worker_hosts').where({ id }).first()) ?? null;
     },
 
+    /** The host when it is running and was seen within `windowMs`. */
+    async findLive(id: string, windowMs: number): Promise<WorkerHostRow | null> {
+      return (
+        (await db('worker_hosts')
+          .where({ id })
+          .whereNull('stopped_at')
+          .where('last_seen', '>', db.raw(`now() - (? * interval '1 millisecond')`, [windowMs]))
+          .first()) ?? null
+      );
+    },
+
     async list(): Promise<WorkerHostRow[]> {
       return db('worker_hosts').orderBy('id').select('*');
     },

@@ -29,6 +29,7 @@ import { createCodeHostingThreadAdapters } from '../../activities/codeHostingThr
 import { closingOnError, gatewayOptions } from './shared';
 import { hostTaskQueue } from '../../workflows/shared';
 import { startHostHeartbeat } from '../temporal/hostHeartbeat';
+import { sweepRetiredWarmContainers } from './warmPoolSweep';
 
 export interface WorkerProcess {
   sandbox: SandboxRuntime;
@@ -126,6 +127,10 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
     logger: logger.child({ component: 'terminals' }),
   });
   await terminals.start();
+  // Not awaited: a slow engine listing must not hold the worker's start.
+  void sweepRetiredWarmContainers({ docker, warmPools: repos.warmPools, remove: (id) => workspaceRuntime.remove(id), logger: logger.child({ component: 'warm-pools' }) }).catch((err) =>
+    logger.warn('could not sweep the containers of retired warm-pool entries', { err }),
+  );
   // The host is offered new workspaces while this heartbeat keeps it fresh.
   const heartbeat = await startHostHeartbeat({
     hosts: repos.workerHosts,
