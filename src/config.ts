@@ -140,6 +140,18 @@ export interface Config {
   media: { maxBytes: number; linkDefaultSeconds: number; linkMaxSeconds: number };
   /** `HANGAR_PREVIEW_DOMAIN`: previews answer at `{port}-{token}.{domain}` (wildcard DNS); unset: path form only. */
   previewDomain: string | undefined;
+  /**
+   * Previews on other hosts (docs/operations.md, "Several worker hosts"). `HANGAR_WORKER_RELAY_PORT`
+   * (unset: off) and `HANGAR_WORKER_RELAY_HOST` (default 0.0.0.0): the worker's preview relay;
+   * `HANGAR_WORKER_RELAY_URL`: where API processes reach it, advertised in `worker_hosts`.
+   */
+  previewRelay: { port: number; host: string; url: string } | null;
+  /**
+   * `HANGAR_PREVIEW_DIAL` (API): `auto` (default) goes through the relay of the workspace's host
+   * when it has one, else straight to the container; `relay` never dials a container itself (a
+   * host without a relay answers 502).
+   */
+  previewDial: 'auto' | 'relay';
   /** Slack's Web API (`HANGAR_SLACK_API_URL`, default https://slack.com/api): tests point it at a local fake. */
   slack: { apiUrl: string };
   /** `REDIS_URL`: presence shared by every API process; unset: kept in this process (one-process `npm start`). */
@@ -398,6 +410,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
     s3: s3Settings(env),
     media: mediaSettings(env),
     previewDomain: previewDomain(env.HANGAR_PREVIEW_DOMAIN),
+    previewRelay: previewRelay(env),
+    previewDial: oneOf(env, 'HANGAR_PREVIEW_DIAL', ['auto', 'relay'] as const, 'auto'),
     slack: { apiUrl: httpUrl(env, 'HANGAR_SLACK_API_URL') ?? 'https://slack.com/api' },
     ...redisSettings(env),
     streams: {
@@ -558,6 +572,25 @@ function previewDomain(raw: string | undefined): string | undefined {
     throw new ConfigError(`HANGAR_PREVIEW_DOMAIN must be a domain name such as preview.example.com (no scheme, port or *), got "${raw}"`);
   }
   return domain;
+}
+
+/**
+ * The worker's preview relay: a port and the URL API processes reach it at go together (the
+ * bind address is rarely the address others dial: a container's 0.0.0.0 behind its service name).
+ */
+function previewRelay(env: NodeJS.ProcessEnv): Config['previewRelay'] {
+  const hasPort = env.HANGAR_WORKER_RELAY_PORT !== undefined && env.HANGAR_WORKER_RELAY_PORT !== '';
+  const rawUrl = env.HANGAR_WORKER_RELAY_URL || undefined;
+  if (!hasPort && !rawUrl) return null;
+  if (!hasPort) throw new ConfigError('HANGAR_WORKER_RELAY_URL needs HANGAR_WORKER_RELAY_PORT (the port the relay listens on)');
+  const port = int(env, 'HANGAR_WORKER_RELAY_PORT', 0, 1, 65535);
+  if (!rawUrl) throw new ConfigError('HANGAR_WORKER_RELAY_PORT needs HANGAR_WORKER_RELAY_URL: the http(s) address API processes reach this relay at, e.g. http://worker-1:9470');
+  const url = httpUrl(env, 'HANGAR_WORKER_RELAY_URL')!;
+  const parsed = new URL(url);
+  if ((parsed.pathname !== '/' && parsed.pathname !== '') || parsed.search || parsed.hash || parsed.username || parsed.password) {
+    throw new ConfigError(`HANGAR_WORKER_RELAY_URL must be an origin (scheme, host and port only), got "${rawUrl}"`);
+  }
+  return { port, host: env.HANGAR_WORKER_RELAY_HOST || '0.0.0.0', url: parsed.origin };
 }
 
 /** Processes that talk to a real database and cluster need these; dev fills them itself. */

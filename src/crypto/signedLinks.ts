@@ -23,9 +23,11 @@ export interface SignedLinks {
 const INFO = 'hangar signed links v1';
 const MAX_TOKEN_CHARS = 4096;
 
-export function createSignedLinks(keys: EncryptionKey[]): SignedLinks {
+/** `info`: the HKDF label; another label gives keys that never verify these tokens (preview relay grants use their own). */
+export function createSignedLinks(keys: EncryptionKey[], options: { info?: string } = {}): SignedLinks {
   if (keys.length === 0) throw new Error('at least one encryption key is required');
-  const derived = new Map(keys.map((k) => [k.id, Buffer.from(hkdfSync('sha256', k.key, Buffer.alloc(0), INFO, 32))]));
+  const info = options.info ?? INFO;
+  const derived = new Map(keys.map((k) => [k.id, Buffer.from(hkdfSync('sha256', k.key, Buffer.alloc(0), info, 32))]));
   const active = keys[0]!.id;
   const mac = (key: Buffer, purpose: string, body: string) => createHmac('sha256', key).update(`${purpose}\n${body}`).digest();
 

@@ -19,6 +19,10 @@ export interface PreviewTarget extends PreviewRow {
     deleted: boolean;
     user_id: string | null;
     container_address: string | null;
+    /** The worker host holding its container; null for a workspace from before hosts. */
+    host_id: string | null;
+    /** That host's preview relay (`worker_hosts.relay_url`); null: none, the API dials the container. */
+    relay_url: string | null;
   };
 }
 
@@ -56,13 +60,29 @@ export function createPreviewsRepository(db: Knex) {
     async findTarget(token: string, trx: Knex = db): Promise<PreviewTarget | null> {
       const r = await trx('previews as p')
         .join('replicas as r', 'r.id', 'p.replica_id')
+        .leftJoin('worker_hosts as h', 'h.id', 'r.host_id')
         .where('p.token', token)
-        .first('p.*', 'r.status as r_status', 'r.deleted_at as r_deleted_at', 'r.user_id as r_user_id', 'r.container_address as r_container_address');
+        .first(
+          'p.*',
+          'r.status as r_status',
+          'r.deleted_at as r_deleted_at',
+          'r.user_id as r_user_id',
+          'r.container_address as r_container_address',
+          'r.host_id as r_host_id',
+          'h.relay_url as h_relay_url',
+        );
       if (!r) return null;
-      const { r_status, r_deleted_at, r_user_id, r_container_address, ...preview } = r;
+      const { r_status, r_deleted_at, r_user_id, r_container_address, r_host_id, h_relay_url, ...preview } = r;
       return {
         ...(preview as PreviewRow),
-        replica: { status: r_status, deleted: r_deleted_at !== null, user_id: r_user_id ?? null, container_address: r_container_address ?? null },
+        replica: {
+          status: r_status,
+          deleted: r_deleted_at !== null,
+          user_id: r_user_id ?? null,
+          container_address: r_container_address ?? null,
+          host_id: r_host_id ?? null,
+          relay_url: h_relay_url ?? null,
+        },
       };
     },
 

@@ -8,6 +8,8 @@ export interface WorkerHostRow {
   id: string;
   task_queue: string;
   capacity: number | null;
+  /** Its preview relay's URL (`HANGAR_WORKER_RELAY_URL`); null: none. */
+  relay_url: string | null;
   last_seen: Date;
   stopped_at: Date | null;
 }
@@ -63,12 +65,13 @@ export function createWorkerHostsRepository(db: Knex) {
   }
 
   return {
-    /** A worker's start and each heartbeat: the host is live, with this queue and limit. */
-    async heartbeat(host: { id: string; taskQueue: string; capacity: number | null }): Promise<void> {
+    /** A worker's start and each heartbeat: the host is live, with this queue, limit and preview relay. */
+    async heartbeat(host: { id: string; taskQueue: string; capacity: number | null; relayUrl?: string | null }): Promise<void> {
+      const fields = { task_queue: host.taskQueue, capacity: host.capacity, relay_url: host.relayUrl ?? null, last_seen: db.fn.now(), stopped_at: null };
       await db('worker_hosts')
-        .insert({ id: host.id, task_queue: host.taskQueue, capacity: host.capacity, last_seen: db.fn.now(), stopped_at: null })
+        .insert({ id: host.id, ...fields })
         .onConflict('id')
-        .merge({ task_queue: host.taskQueue, capacity: host.capacity, last_seen: db.fn.now(), stopped_at: null });
+        .merge(fields);
     },
 
     /** A worker shutting down cleanly: no new workspace goes there (another worker of the host clears it at its next heartbeat). */

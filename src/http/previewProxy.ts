@@ -3,13 +3,12 @@
  * preview domain, or whose path starts with `/preview/`, are a workspace's, never the API's.
  * It finds the preview by its token, checks access (public; or a member's API key, or the
  * cookie a signed link set), wakes a sleeping workspace, strips Hangar's credentials and
- * forwards to the workspace container's own address on its Docker network, both ways,
- * streaming (server-sent events, WebSockets). http-proxy-3 does the HTTP and WebSocket plumbing.
+ * forwards, both ways, streaming (server-sent events, WebSockets): to the workspace container's
+ * own address on its Docker network, or, when the workspace's host has a preview relay, to that
+ * relay with a signed grant for this workspace and port (src/previews/relay.ts).
  */
-import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { createProxyServer } from 'http-proxy-3';
 import type { PreviewTarget } from '../db/previewsRepository';
 import {
   API_KEY_HEADER,
@@ -26,8 +25,10 @@ import {
   withoutLinkParam,
 } from '../domain/previews';
 import type { Logger } from '../logger';
+import { createForwarder, type ForwardTarget, unreachable } from '../previews/forwarder';
+import { answerPage, type Refusal, writeRefusal } from '../previews/pages';
+import { GRANT_HEADER } from '../previews/relayGrants';
 import type { PreviewsService } from '../services/previews';
-import { answerPage, type Refusal, writeRefusal } from './previewPages';
 
 export interface PreviewProxyOptions {
   previews: PreviewsService;
@@ -48,6 +49,14 @@ export interface PreviewProxy {
   close(): void;
 }
 
+/** The next hop: the container or its host's relay, and the grant the relay wants. */
+interface Hop {
+  target: ForwardTarget;
+  grant: string | null;
+  /** A relay that does not answer is the host's fault, not the workspace's. */
+  relayed: boolean;
+}
+
 /** Where a request is going, once the preview is found and may be opened. */
 interface Located {
   target: PreviewTarget;
@@ -57,9 +66,7 @@ interface Located {
   prefix: string | null;
 }
 
-type Outcome = { kind: 'forward'; located: Located } | { kind: 'redirect'; location: string; cookie?: string } | { kind: 'refuse'; refusal: Refusal };
-
-const DEFAULT_CONNECT_TIMEOUT_MS = 3000;
+type Outcome = { kind: 'forward'; located: Located; hop: Hop } | { kind: 'redirect'; location: string; cookie?: string } | { kind: 'refuse'; refusal: Refusal };
 
 const refuse = (status: number, error: string, details: string | null, extra: Partial<Refusal> = {}): Outcome => ({ kind: 'refuse', refusal: { status, error, details, ...extra } });
 
@@ -70,32 +77,8 @@ function firstHeader(value: string | string[] | undefined): string | undefined {
 
 export function createPreviewProxy(options: PreviewProxyOptions): PreviewProxy {
   const { previews, domain, logger } = options;
-  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-  const proxy = createProxyServer({ xfwd: false, ws: true, prependPath: false });
-
-  // A port with nothing listening refuses at once; a container gone from the network does
-  // not answer at all: give up on the connection (not on a long-lived response) after a while.
-  const guardConnect = (proxyReq: ClientRequest) => {
-    const timer = setTimeout(() => proxyReq.destroy(Object.assign(new Error('connect timeout'), { code: 'ETIMEDOUT' })), connectTimeoutMs);
-    proxyReq.once('socket', (socket: Socket) => {
-      if (!socket.connecting) clearTimeout(timer);
-      else socket.once('connect', () => clearTimeout(timer));
-    });
-    proxyReq.once('close', () => clearTimeout(timer));
-  };
-  proxy.on('proxyReq', (proxyReq) => guardConnect(proxyReq));
-  // A WebSocket has no half-close: when either side goes, both go (a server that ignores the
-  // client's FIN would otherwise hold both sockets open for ever).
-  proxy.on('proxyReqWs', (proxyReq, _req, socket) => {
-    guardConnect(proxyReq);
-    proxyReq.once('upgrade', (_res, proxySocket: Socket) => {
-      socket.once('close', () => proxySocket.destroy());
-      proxySocket.once('close', () => socket.destroy());
-    });
-  });
+  const forwarder = createForwarder({ logger, connectTimeoutMs: options.connectTimeoutMs });
   const upgraded = new Set<Duplex>();
-  // Errors arrive through each call's callback; this keeps a stray one from crashing the process.
-  proxy.on('error', (err) => logger.debug('preview proxy error', { err }));
 
   const proto = (req: IncomingMessage) => firstHeader(req.headers['x-forwarded-proto']) ?? ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
 
@@ -160,8 +143,12 @@ export function createPreviewProxy(options: PreviewProxyOptions): PreviewProxy {
     if (!isForwardableAddress(target.replica.container_address)) {
       return refuse(503, 'Workspace is starting', 'the workspace is not reachable yet; try again in a few seconds', { retryAfter: 5, waking: true });
     }
+    const hop = hopTo(target);
+    if (!hop) {
+      return refuse(502, 'Workspace unreachable', "the workspace's worker host has no preview relay, and this API does not reach containers itself (HANGAR_PREVIEW_DIAL=relay)");
+    }
     previews.keepAwake(target);
-    return { kind: 'forward', located };
+    return { kind: 'forward', located, hop };
   }
 
   async function mayOpen(req: IncomingMessage, target: PreviewTarget): Promise<boolean> {
@@ -175,9 +162,21 @@ export function createPreviewProxy(options: PreviewProxyOptions): PreviewProxy {
     return false;
   }
 
+  function hopTo(target: PreviewTarget): Hop | null {
+    const hop = previews.hop(target);
+    if (hop.kind === 'none') return null;
+    if (hop.kind === 'direct') return { target: { protocol: 'http:', host: hop.address, port: target.port }, grant: null, relayed: false };
+    const url = new URL(hop.url);
+    const protocol = url.protocol === 'https:' ? 'https:' : 'http:';
+    return { target: { protocol, host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || (protocol === 'https:' ? 443 : 80)) }, grant: hop.grant, relayed: true };
+  }
+
   /** No member secret reaches the container: Hangar's key header, a Hangar bearer, Hangar's cookie. */
-  function prepare(req: IncomingMessage, located: Located): void {
+  function prepare(req: IncomingMessage, located: Located, hop: Hop): void {
     delete req.headers[API_KEY_HEADER];
+    // Only this process's own grant travels on, and only to a relay (which removes it).
+    if (hop.grant) req.headers[GRANT_HEADER] = hop.grant;
+    else delete req.headers[GRANT_HEADER];
     if (hangarBearer(req.headers.authorization)) delete req.headers.authorization;
     const { others } = splitCookies(req.headers.cookie);
     if (others === null) delete req.headers.cookie;
@@ -196,14 +195,11 @@ export function createPreviewProxy(options: PreviewProxyOptions): PreviewProxy {
     req.url = located.url;
   }
 
-  const targetOf = (located: Located) => ({ host: located.target.replica.container_address!, port: located.target.port, protocol: 'http:' });
-
-  function failed(located: Located, err: NodeJS.ErrnoException): Refusal {
-    const port = located.target.port;
-    if (err.code === 'ECONNREFUSED' || err.code === 'ETIMEDOUT' || err.code === 'EHOSTUNREACH' || err.code === 'ENETUNREACH') {
-      return { status: 502, error: 'Nothing is listening', details: `no server answers on port ${port} in the workspace; start one listening on 0.0.0.0:${port}` };
+  function failed(located: Located, hop: Hop, err: NodeJS.ErrnoException): Refusal {
+    if (hop.relayed && (err.code === 'ECONNREFUSED' || err.code === 'ETIMEDOUT' || err.code === 'EHOSTUNREACH' || err.code === 'ENETUNREACH' || err.code === 'ENOTFOUND')) {
+      return { status: 502, error: 'Worker host unreachable', details: "the preview relay of the workspace's worker host does not answer" };
     }
-    return { status: 502, error: 'Preview failed', details: `the server on port ${port} in the workspace broke the connection` };
+    return unreachable(located.target.port, err);
   }
 
   return {
@@ -219,10 +215,10 @@ export function createPreviewProxy(options: PreviewProxyOptions): PreviewProxy {
             res.writeHead(outcome.cookie ? 302 : 308, headers);
             return res.end();
           }
-          prepare(req, outcome.located);
-          proxy.web(req, res, { target: targetOf(outcome.located) }, (err) => {
+          prepare(req, outcome.located, outcome.hop);
+          forwarder.web(req, res, outcome.hop.target, (err) => {
             if (res.headersSent) return void res.destroy();
-            answerPage(req, res, failed(outcome.located, err as NodeJS.ErrnoException));
+            answerPage(req, res, failed(outcome.located, outcome.hop, err));
           });
         },
         (err: unknown) => {
@@ -244,9 +240,9 @@ export function createPreviewProxy(options: PreviewProxyOptions): PreviewProxy {
             const refusal = outcome.kind === 'refuse' ? outcome.refusal : { status: 404, error: 'Preview not found', details: null };
             return writeRefusal(socket, refusal);
           }
-          prepare(req, outcome.located);
-          proxy.ws(req, socket, head, { target: targetOf(outcome.located) }, (err) => {
-            if (socket.writable && !(socket as Socket).bytesWritten) writeRefusal(socket, failed(outcome.located, err as NodeJS.ErrnoException));
+          prepare(req, outcome.located, outcome.hop);
+          forwarder.ws(req, socket, head, outcome.hop.target, (err) => {
+            if (socket.writable && !(socket as { bytesWritten?: number }).bytesWritten) writeRefusal(socket, failed(outcome.located, outcome.hop, err));
             else socket.destroy();
           });
         },
@@ -262,6 +258,6 @@ export function createPreviewProxy(options: PreviewProxyOptions): PreviewProxy {
       upgraded.clear();
     },
 
-    close: () => proxy.close(),
+    close: () => forwarder.close(),
   };
 }

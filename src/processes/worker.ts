@@ -30,6 +30,8 @@ import { closingOnError, gatewayOptions } from './shared';
 import { hostTaskQueue } from '../../workflows/shared';
 import { startHostHeartbeat } from '../temporal/hostHeartbeat';
 import { sweepRetiredWarmContainers } from './warmPoolSweep';
+import { startPreviewRelay } from '../previews/relay';
+import { createRelayGrants } from '../previews/relayGrants';
 
 export interface WorkerProcess {
   sandbox: SandboxRuntime;
@@ -131,10 +133,27 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
   void sweepRetiredWarmContainers({ docker, warmPools: repos.warmPools, remove: (id) => workspaceRuntime.remove(id), logger: logger.child({ component: 'warm-pools' }) }).catch((err) =>
     logger.warn('could not sweep the containers of retired warm-pool entries', { err }),
   );
+  // API processes reach this host's previews through its relay; it listens before the host
+  // advertises it, and a port already taken stops the worker here.
+  const relay = config.previewRelay
+    ? await startPreviewRelay({
+        ...config.previewRelay,
+        hostId,
+        grants: createRelayGrants(config.encryptionKeys),
+        replicas: repos.replicas,
+        docker,
+        logger: logger.child({ component: 'preview-relay' }),
+      }).catch(async (err: unknown) => {
+        await terminals.close();
+        await sandbox.close();
+        await connection.close();
+        throw err;
+      })
+    : null;
   // The host is offered new workspaces while this heartbeat keeps it fresh.
   const heartbeat = await startHostHeartbeat({
     hosts: repos.workerHosts,
-    host: { id: hostId, taskQueue: hostQueue, capacity: config.hostMaxWorkspaces },
+    host: { id: hostId, taskQueue: hostQueue, capacity: config.hostMaxWorkspaces, relayUrl: config.previewRelay?.url ?? null },
     intervalMs: Math.min(10_000, Math.max(1000, Math.floor(config.hostTimeoutMs / 3))),
     logger: logger.child({ component: 'worker-host' }),
   });
@@ -148,6 +167,7 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
   sweeper.start(config.automationSweepMs);
   const running = worker.run().finally(async () => {
     await heartbeat.stop();
+    await relay?.close();
     await sweeper.stop();
     await terminals.close();
     await sandbox.close();

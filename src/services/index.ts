@@ -40,6 +40,7 @@ import { createMediaService } from './media';
 import { createBlobStore } from '../storage';
 import { createAnalyticsService } from './analytics';
 import { createPreviewsService } from './previews';
+import { createRelayGrants } from '../previews/relayGrants';
 import { pluginsFromConfig } from './plugins';
 import { createPresenceService } from './presence';
 import { openPresenceStore } from '../presence';
@@ -163,6 +164,8 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       publicBaseUrl: config.publicBaseUrl,
       localBaseUrl: `http://localhost:${config.port}`,
       keepAwakeEveryMs: Math.max(1000, Math.min(60_000, Math.floor(config.workspaceIdleMs / 4))),
+      relayGrants: createRelayGrants(config.encryptionKeys),
+      dial: config.previewDial,
       logger: logger.child({ component: 'previews' }),
     }),
     connections: createConnectionsService({ repos, secretBox }),

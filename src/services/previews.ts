@@ -7,6 +7,7 @@ import { CANONICAL_UUID } from '../domain/inputHygiene';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Logger } from '../logger';
 import type { SignedLinks } from '../crypto/signedLinks';
+import type { RelayGrants } from '../previews/relayGrants';
 import type { Repositories } from '../db';
 import type { PreviewRow, PreviewTarget } from '../db/previewsRepository';
 import type { ReplicaRow } from '../db/replicasRepository';
@@ -46,8 +47,19 @@ export interface PreviewsDeps {
    * at never falls asleep under them, and at most one signal per workspace in that period.
    */
   keepAwakeEveryMs: number;
+  /** Signs what a worker host's preview relay forwards (src/previews/relayGrants.ts). */
+  relayGrants: RelayGrants;
+  /** `HANGAR_PREVIEW_DIAL`: `relay` never dials a container from the API process. */
+  dial: 'auto' | 'relay';
   logger: Logger;
 }
+
+/**
+ * How the API reaches a preview's server: the container's own address (one Docker engine beside
+ * the API), or the relay of the workspace's host with a fresh grant; `none` when this API may
+ * not dial containers and the host has no relay.
+ */
+export type PreviewHop = { kind: 'direct'; address: string } | { kind: 'relay'; url: string; grant: string } | { kind: 'none' };
 
 export function createPreviewsService(deps: PreviewsDeps) {
   const { repos, events, links } = deps;
@@ -202,6 +214,14 @@ export function createPreviewsService(deps: PreviewsDeps) {
         lastKeptAwake.delete(target.replica_id);
         deps.logger.warn('could not keep a previewed workspace awake', { replicaId: target.replica_id, err: err as Error });
       });
+    },
+
+    /** The hop to a preview the caller may open, in a workspace that runs (the proxy checked both). */
+    hop(target: PreviewTarget): PreviewHop {
+      const { relay_url: relayUrl, container_address: address } = target.replica;
+      if (relayUrl) return { kind: 'relay', url: relayUrl, grant: deps.relayGrants.issue({ replicaId: target.replica_id, port: target.port }) };
+      if (deps.dial === 'relay' || !address) return { kind: 'none' };
+      return { kind: 'direct', address };
     },
 
     /** Asks a sleeping or archived workspace to wake; true when it was asleep. */

@@ -12,14 +12,14 @@ export interface HostHeartbeat {
 
 export async function startHostHeartbeat(options: {
   hosts: Pick<WorkerHostsRepository, 'heartbeat' | 'markStopped'>;
-  host: { id: string; taskQueue: string; capacity: number | null };
+  host: { id: string; taskQueue: string; capacity: number | null; relayUrl: string | null };
   intervalMs: number;
   logger: Logger;
 }): Promise<HostHeartbeat> {
   const { hosts, host, logger } = options;
   // The first one is awaited: a worker that cannot register its host does not start.
   await hosts.heartbeat(host);
-  logger.info('worker host registered', { hostId: host.id, taskQueue: host.taskQueue, capacity: host.capacity ?? 'unlimited' });
+  logger.info('worker host registered', { hostId: host.id, taskQueue: host.taskQueue, capacity: host.capacity ?? 'unlimited', previewRelay: host.relayUrl ?? 'none' });
   let beat: Promise<void> = Promise.resolve();
   const timer = setInterval(() => {
     beat = hosts.heartbeat(host).catch((err) => logger.warn('worker host heartbeat failed', { hostId: host.id, err: err as Error }));

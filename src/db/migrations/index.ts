@@ -29,6 +29,7 @@ import * as m026 from './026_workspace_scoped_chat_ids';
 import * as m027 from './027_interrupted_executions';
 import * as m028 from './028_idempotency_fingerprints';
 import * as m029 from './029_worker_hosts';
+import * as m030 from './030_worker_relays';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -62,6 +63,7 @@ const migrations: Array<[string, Migration]> = [
   ['027_interrupted_executions', m027],
   ['028_idempotency_fingerprints', m028],
   ['029_worker_hosts', m029],
+  ['030_worker_relays', m030],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

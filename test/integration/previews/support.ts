@@ -31,7 +31,7 @@ function handler(req, res) {
       return;
     }
     res.writeHead(200, { 'content-type': 'application/json', 'x-app-port': String(req.socket.localPort) });
-    res.end(JSON.stringify({ method: req.method, url: req.url, headers: req.headers, body }));
+    res.end(JSON.stringify({ app: process.env.APP_NAME || null, method: req.method, url: req.url, headers: req.headers, body }));
   });
 }
 function upgrade(req, socket) {
@@ -51,8 +51,10 @@ for (const port of [3000, 3001]) {
 }
 `;
 
-export async function startApp(containerName: string): Promise<void> {
-  const script = `cat > ~/preview-app.js <<'APP'\n${APP}\nAPP\nsetsid nohup /usr/local/bin/node ~/preview-app.js > ~/preview-app.log 2>&1 < /dev/null &\necho started`;
+/** `name` comes back as `app` in every JSON answer, to tell workspaces apart. */
+export async function startApp(containerName: string, name = ''): Promise<void> {
+  if (!/^[a-z0-9-]*$/.test(name)) throw new Error(`app name ${name} is not a plain word`);
+  const script = `cat > ~/preview-app.js <<'APP'\n${APP}\nAPP\nAPP_NAME=${name} setsid nohup /usr/local/bin/node ~/preview-app.js > ~/preview-app.log 2>&1 < /dev/null &\necho started`;
   const out = await execInContainer(containerName, script);
   if (!out.includes('started')) throw new Error(`the app did not start: ${out}`);
 }

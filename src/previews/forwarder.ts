@@ -1,0 +1,67 @@
+/**
+ * The hop itself, shared by the API's preview proxy and a worker host's relay: http-proxy-3
+ * forwarding a request or a WebSocket to one target, streaming both ways, with a connect
+ * timeout and no half-open WebSockets.
+ */
+import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { createProxyServer } from 'http-proxy-3';
+import type { Logger } from '../logger';
+import type { Refusal } from './pages';
+
+export interface ForwardTarget {
+  protocol: 'http:' | 'https:';
+  host: string;
+  port: number;
+}
+
+export interface Forwarder {
+  web(req: IncomingMessage, res: ServerResponse, target: ForwardTarget, onError: (err: NodeJS.ErrnoException) => void): void;
+  ws(req: IncomingMessage, socket: Duplex, head: Buffer, target: ForwardTarget, onError: (err: NodeJS.ErrnoException) => void): void;
+  close(): void;
+}
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 3000;
+
+export function createForwarder(options: { logger: Logger; connectTimeoutMs?: number }): Forwarder {
+  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const proxy = createProxyServer({ xfwd: false, ws: true, prependPath: false });
+
+  // A port with nothing listening refuses at once; a container gone from the network does
+  // not answer at all: give up on the connection (not on a long-lived response) after a while.
+  const guardConnect = (proxyReq: ClientRequest) => {
+    const timer = setTimeout(() => proxyReq.destroy(Object.assign(new Error('connect timeout'), { code: 'ETIMEDOUT' })), connectTimeoutMs);
+    proxyReq.once('socket', (socket: Socket) => {
+      if (!socket.connecting) clearTimeout(timer);
+      else socket.once('connect', () => clearTimeout(timer));
+    });
+    proxyReq.once('close', () => clearTimeout(timer));
+  };
+  proxy.on('proxyReq', (proxyReq) => guardConnect(proxyReq));
+  // A WebSocket has no half-close: when either side goes, both go (a server that ignores the
+  // client's FIN would otherwise hold both sockets open for ever).
+  proxy.on('proxyReqWs', (proxyReq, _req, socket) => {
+    guardConnect(proxyReq);
+    proxyReq.once('upgrade', (_res, proxySocket: Socket) => {
+      socket.once('close', () => proxySocket.destroy());
+      proxySocket.once('close', () => socket.destroy());
+    });
+  });
+  // Errors arrive through each call's callback; this keeps a stray one from crashing the process.
+  proxy.on('error', (err) => options.logger.debug('preview forwarding error', { err }));
+
+  return {
+    web: (req, res, target, onError) => proxy.web(req, res, { target }, (err) => onError(err as NodeJS.ErrnoException)),
+    ws: (req, socket, head, target, onError) => proxy.ws(req, socket, head, { target }, (err) => onError(err as NodeJS.ErrnoException)),
+    close: () => proxy.close(),
+  };
+}
+
+/** What a client hears when the workspace's server could not be reached on `port`. */
+export function unreachable(port: number, err: NodeJS.ErrnoException): Refusal {
+  if (err.code === 'ECONNREFUSED' || err.code === 'ETIMEDOUT' || err.code === 'EHOSTUNREACH' || err.code === 'ENETUNREACH') {
+    return { status: 502, error: 'Nothing is listening', details: `no server answers on port ${port} in the workspace; start one listening on 0.0.0.0:${port}` };
+  }
+  return { status: 502, error: 'Preview failed', details: `the server on port ${port} in the workspace broke the connection` };
+}
