@@ -9,6 +9,7 @@
 #   s3        versitygw, an S3-compatible server for the storage tests (--for test)
 #   redis     Redis at 127.0.0.1:6379 for the presence tests (--for test); started, or
 #             installed with apt-get on Debian, when it does not answer
+#   engines   ip and nsenter for the tests' second engine host (--for test)
 #   chromium  headless Chromium for the web console's browser tests (--for test); installed
 #             with apt-get on Debian when missing
 # Idempotent; takes a couple of seconds when everything is there.
@@ -328,6 +329,24 @@ else
   fi
   redis_answers || fail redis "started redis-server but 127.0.0.1:6379 does not answer (log: $cache_dir/redis.log)"
   say redis "started redis-server at 127.0.0.1:6379 (log $cache_dir/redis.log)"
+fi
+
+# --- Engine hosts (tests only) -------------------------------------------------------------
+# The multi-host tests start another "machine" (test/support/engineHost.ts): a network
+# namespace (`ip`, iproute2) with its own dockerd, entered with `nsenter` (util-linux).
+if [ "$purpose" = test ]; then
+  missing=()
+  command -v ip >/dev/null 2>&1 || missing+=(iproute2)
+  command -v nsenter >/dev/null 2>&1 || missing+=(util-linux)
+  if [ ${#missing[@]} -gt 0 ]; then
+    if is_root && is_debian; then
+      say engines "installing ${missing[*]} (apt-get)"
+      apt_install "${missing[@]}" || fail engines "apt-get install ${missing[*]} failed"
+    else
+      fail engines "the multi-host tests need ip (iproute2) and nsenter (util-linux): install ${missing[*]}"
+    fi
+  fi
+  say engines "ip and nsenter present"
 fi
 
 # The console's browser tests drive Debian's Chromium (playwright-core downloads no browser).

@@ -1,8 +1,10 @@
 /** Runs a login-shell command as the workspace user in a container; answers stdout and stderr. */
+import type Docker from 'dockerode';
 import { createDocker } from '../../src/sandbox';
 
-export async function execInContainer(containerName: string, cmd: string): Promise<string> {
-  const run = await createDocker().getContainer(containerName).exec({ Cmd: ['bash', '-lc', cmd], User: '1000', AttachStdout: true, AttachStderr: true });
+/** On this machine's engine unless `docker` names another (an engine host's). */
+export async function execInContainer(containerName: string, cmd: string, docker: Docker = createDocker()): Promise<string> {
+  const run = await docker.getContainer(containerName).exec({ Cmd: ['bash', '-lc', cmd], User: '1000', AttachStdout: true, AttachStderr: true });
   const stream = await run.start({});
   const chunks: Buffer[] = [];
   await new Promise<void>((resolve) => {

@@ -43,7 +43,7 @@ export interface EngineHost {
   spawn(command: string, args: string[], options?: SpawnOptions): ChildProcess;
   /** Makes a TCP service of this machine reachable from the engine host at `nearAddress`:<returned port>. */
   expose(target: { host: string; port: number }): Promise<number>;
-  /** Copies an image from this machine's engine unless the engine host has it already. */
+  /** Copies an image from this machine's engine unless the engine host holds the same one (same id) already. */
   loadImage(image: string, from: Docker): Promise<void>;
   /** Stops its engine (SIGTERM, as `systemctl stop docker`; `SIGKILL` as a crash) and waits for it. */
   stopEngine(signal?: NodeJS.Signals): Promise<void>;
@@ -198,11 +198,18 @@ export async function startEngineHost(n: number): Promise<EngineHost> {
       return relay.port;
     },
     async loadImage(image, from) {
-      if (await docker.getImage(image).inspect().then(() => true, () => false)) return;
+      // By id, not name: setup rebuilds the machine's image when its inputs change, and the
+      // engine host's data root (kept between runs) would otherwise keep serving the old one.
+      const wanted = (await from.getImage(image).inspect()).Id;
+      const held = await docker.getImage(image).inspect().then((i) => i.Id, () => null);
+      if (held === wanted) return;
       const tar = await from.getImage(image).get();
       const loading = await docker.loadImage(tar);
       await new Promise<void>((done, failed) => docker.modem.followProgress(loading, (err: Error | null) => (err ? failed(err) : done())));
-      await docker.getImage(image).inspect();
+      const loaded = (await docker.getImage(image).inspect()).Id;
+      if (loaded !== wanted) throw new Error(`${name} holds ${image} as ${loaded} after loading ${wanted}`);
+      // The replaced copy, unless a container still uses it.
+      if (held) await quietly(docker.getImage(held).remove());
     },
     stopEngine,
     startEngine,

@@ -3,7 +3,7 @@
  * ready once it logs a JSON line with a given message; and its stop by SIGTERM, as an
  * orchestrator stops it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { resolve } from 'node:path';
 
 export const ROOT = resolve(__dirname, '../..');
@@ -16,9 +16,15 @@ export interface EntryProcess {
   line: Record<string, unknown>;
 }
 
-/** Runs `node <args>` with `env` over the current one; resolves at its first log line with `msg === ready`. */
-export async function startEntryProcess(args: string[], options: { env: Record<string, string>; ready: string; cwd?: string }): Promise<EntryProcess> {
-  const child = spawn(process.execPath, args, { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts a process as `child_process.spawn` does: another machine's `spawn` runs it there (test/support/engineHost.ts). */
+export type Spawner = (command: string, args: string[], options: SpawnOptions) => ChildProcess;
+
+/**
+ * Runs `node <args>` with `env` over the current one (through `spawner`, this machine's
+ * `spawn` by default); resolves at its first log line with `msg === ready`.
+ */
+export async function startEntryProcess(args: string[], options: { env: Record<string, string>; ready: string; cwd?: string; spawner?: Spawner }): Promise<EntryProcess> {
+  const child = (options.spawner ?? spawn)(process.execPath, args, { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const line = await new Promise<Record<string, unknown>>((found, failed) => {
     let pending = '';
@@ -28,8 +34,14 @@ export async function startEntryProcess(args: string[], options: { env: Record<s
       const lines = pending.split('\n');
       pending = lines.pop()!;
       for (const text of lines) {
-        const record = JSON.parse(text) as Record<string, unknown>;
-        if (record.msg === options.ready) found(record);
+        // A line that is not JSON (a runtime's warning) is kept in the output, not awaited.
+        let record: Record<string, unknown> | null = null;
+        try {
+          record = JSON.parse(text) as Record<string, unknown>;
+        } catch {
+          continue;
+        }
+        if (record?.msg === options.ready) found(record);
       }
     });
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
