@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
+import type Docker from 'dockerode';
 import { execInContainer } from '../../support/containerExec';
 
 /** Runs in the workspace with the image's node; answers on 3000 and 3001. */
@@ -51,11 +52,11 @@ for (const port of [3000, 3001]) {
 }
 `;
 
-/** `name` comes back as `app` in every JSON answer, to tell workspaces apart. */
-export async function startApp(containerName: string, name = ''): Promise<void> {
+/** `name` comes back as `app` in every JSON answer, to tell workspaces apart; `docker`: another host's engine. */
+export async function startApp(containerName: string, name = '', docker?: Docker): Promise<void> {
   if (!/^[a-z0-9-]*$/.test(name)) throw new Error(`app name ${name} is not a plain word`);
   const script = `cat > ~/preview-app.js <<'APP'\n${APP}\nAPP\nAPP_NAME=${name} setsid nohup /usr/local/bin/node ~/preview-app.js > ~/preview-app.log 2>&1 < /dev/null &\necho started`;
-  const out = await execInContainer(containerName, script);
+  const out = await execInContainer(containerName, script, docker);
   if (!out.includes('started')) throw new Error(`the app did not start: ${out}`);
 }
 

@@ -8,10 +8,10 @@
  *
  * What it proves: new workspaces spread over both hosts and their containers exist on their
  * host's engine only; on host B's workspace every operation (create, turns, events, terminal,
- * sleep and wake, delete) works through either API process; a workspace there reaches the API
- * but neither host A's containers nor the PostgreSQL relay beside the API; stopping host B's
- * worker puts its workspace in `error` naming the host within the host timeout, and new
- * workspaces go to host A. (Previews across hosts are not covered yet.)
+ * previews over HTTP and WebSocket through host B's relay, sleep and wake, delete) works through
+ * either API process; a workspace there reaches the API but neither host A's containers nor the
+ * PostgreSQL relay beside the API; stopping host B's worker puts its workspace in `error` naming
+ * the host within the host timeout, and new workspaces go to host A.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -30,6 +30,7 @@ import { startEntryProcess, stopEntryProcess, type EntryProcess } from '../../su
 import { harness } from '../../support/harness';
 import { newOrg } from '../../support/http';
 import { until } from '../../support/wait';
+import { openWebSocket, startApp } from '../previews/support';
 
 const run = promisify(execFile);
 const V = { 'X-Api-Version': '2026-05-17' };
@@ -42,6 +43,8 @@ const ENGINE_HOST = 2;
  * the link's near address, where the PostgreSQL relay listens too.
  */
 const API_ADDRESS = `10.216.${ENGINE_HOST}.5`;
+/** Host B's preview relay (its own network namespace: no port here is in the way). */
+const RELAY_PORT = 9470;
 
 /**
  * A first turn that shows the workspace reaches the API from its host: `status=ok` is in the
@@ -148,6 +151,10 @@ describe('workers: two Docker engines, two workers, two API processes', function
         // so its rules go into that host's netfilter); the API's private address is allowed.
         HANGAR_NETWORK_ISOLATION: 'enforce',
         HANGAR_WORKSPACE_EGRESS_ALLOW: API_ADDRESS,
+        // Its preview relay, on host B's own address: the API processes here cannot reach its
+        // workspaces' addresses (no route to host B's bridges), only this.
+        HANGAR_WORKER_RELAY_PORT: String(RELAY_PORT),
+        HANGAR_WORKER_RELAY_URL: `http://${engine.farAddress}:${RELAY_PORT}`,
         LOG_LEVEL: 'info',
       },
     });
@@ -254,6 +261,24 @@ describe('workers: two Docker engines, two workers, two API processes', function
     expect((await call(one, 'POST', `${session}/input`, { data: 'echo two-$((6*14))\n', generation: 0, sequence: 1 })).status).to.equal(200);
     await Promise.race([reading, until('both outputs through the second process', async () => output.includes('one-42') && output.includes('two-84'), 30_000, 50)]);
     expect((await call(two, 'DELETE', session)).status).to.equal(200);
+
+    // A preview of an app in that container answers through both API processes, HTTP and
+    // WebSocket: neither can reach the container's address, so each goes through host B's relay.
+    await startApp(container, 'on-b', engine!.docker);
+    const shared = await call(one, 'POST', `/v1/workspaces/${id}/previews`, { port: 3000 });
+    expect(shared.status, JSON.stringify(shared.body)).to.be.oneOf([200, 201]);
+    const path = new URL(shared.body.preview.url as string).pathname;
+    for (const base of [one, two]) {
+      const answer = await until(`the app on host B to answer through ${base}`, async () => {
+        const res = await fetch(`${base}${path}hello?via=${encodeURIComponent(base)}`, { method: 'POST', body: 'ping' });
+        return res.status === 200 ? ((await res.json()) as Record<string, unknown>) : undefined;
+      }, 30_000, 200);
+      expect(answer).to.deep.include({ app: 'on-b', method: 'POST', url: `/hello?via=${encodeURIComponent(base)}`, body: 'ping' });
+    }
+    const socket = await openWebSocket(two, `${path}socket`);
+    expect(socket.status).to.equal(101);
+    expect(await socket.roundTrip('across')).to.equal('echo:across');
+    socket.close();
 
     // Sleep through one process stops the container on host B; wake through the other starts it.
     expect((await call(two, 'POST', `/v1/replica/${id}/sleep`)).status).to.equal(200);
