@@ -42,7 +42,8 @@ export interface Config {
   /**
    * What containers may reach: `HANGAR_WORKSPACE_EGRESS` `public` (default: the internet, not
    * internal ranges) or `allowlist` (only `allow`); `HANGAR_WORKSPACE_EGRESS_ALLOW`: IPv4 CIDRs,
-   * addresses and host names reachable even inside internal ranges; `HANGAR_WORKSPACE_HOST_PORTS`:
+   * addresses and host names reachable even inside internal ranges, each optionally with `:port`
+   * (that TCP port only); `HANGAR_WORKSPACE_HOST_PORTS`:
    * host ports containers may reach (default the port of HANGAR_WORKSPACE_API_URL when it is the host's).
    */
   workspaceEgress: { mode: 'public' | 'allowlist'; allow: string[]; hostPorts: number[] };

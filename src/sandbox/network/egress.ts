@@ -57,6 +57,21 @@ export function ipv4Cidr(value: string): string | null {
   return `${address}/${Number(bits)}`;
 }
 
+/**
+ * An allowlist entry: an IPv4 address or CIDR, optionally with one TCP port (`10.0.0.5:8080`,
+ * `10.0.0.0/24:443`); null when it is neither. A port keeps the rest of that address refused.
+ */
+export function allowEntry(value: string): { cidr: string; port: number | null } | null {
+  const match = /^(.*):(\d{1,5})$/.exec(value.trim());
+  if (match) {
+    const port = Number(match[2]);
+    const cidr = ipv4Cidr(match[1]!);
+    return cidr && port >= 1 && port <= 65535 ? { cidr, port } : null;
+  }
+  const cidr = ipv4Cidr(value);
+  return cidr ? { cidr, port: null } : null;
+}
+
 /** The iptables-restore input (`--noflush`) that replaces Hangar's two rewritten chains. */
 export function egressRuleset(policy: EgressPolicy): string {
   const lines = ['*filter', `:${INPUT_CHAIN} - [0:0]`, `:${EGRESS_CHAIN} - [0:0]`];
@@ -75,9 +90,9 @@ export function egressRuleset(policy: EgressPolicy): string {
     lines.push(`-A ${EGRESS_CHAIN} -d ${cidr} -p udp --dport 53 -j RETURN`, `-A ${EGRESS_CHAIN} -d ${cidr} -p tcp --dport 53 -j RETURN`);
   }
   for (const entry of policy.allow) {
-    const cidr = ipv4Cidr(entry);
-    if (!cidr) throw new Error(`egress allowlist entry ${JSON.stringify(entry)} is not an IPv4 address or CIDR`);
-    lines.push(`-A ${EGRESS_CHAIN} -d ${cidr} -j RETURN`);
+    const allowed = allowEntry(entry);
+    if (!allowed) throw new Error(`egress allowlist entry ${JSON.stringify(entry)} is not an IPv4 address or CIDR, with or without a :port`);
+    lines.push(`-A ${EGRESS_CHAIN} -d ${allowed.cidr}${allowed.port === null ? '' : ` -p tcp --dport ${allowed.port}`} -j RETURN`);
   }
   for (const range of REFUSED_RANGES) lines.push(...reject(EGRESS_CHAIN, ` -d ${range}`));
   if (policy.mode === 'allowlist') lines.push(...reject(EGRESS_CHAIN));

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { promisify } from 'node:util';
 import type { Logger } from '../../logger';
-import { EGRESS_CHAIN, egressRuleset, HOST_PORTS_CHAIN, hostPortRule, INPUT_CHAIN, ipv4Cidr, JUMPS, type EgressMode, type EgressPolicy } from './egress';
+import { EGRESS_CHAIN, egressRuleset, HOST_PORTS_CHAIN, hostPortRule, INPUT_CHAIN, allowEntry, JUMPS, type EgressMode, type EgressPolicy } from './egress';
 
 const run = promisify(execFile);
 
@@ -30,20 +30,23 @@ export async function hostResolvers(path = '/etc/resolv.conf'): Promise<string[]
   return [...text.matchAll(/^\s*nameserver\s+(\S+)/gm)].map((m) => m[1]!).filter((a) => isIP(a) === 4);
 }
 
-/** The allowlist with host names replaced by the IPv4 addresses they resolve to now. */
+/** The allowlist with host names replaced by the IPv4 addresses they resolve to now (a `:port` kept). */
 export async function resolveAllowlist(allow: string[]): Promise<string[]> {
   const out: string[] = [];
   for (const entry of allow) {
-    if (ipv4Cidr(entry)) {
+    if (allowEntry(entry)) {
       out.push(entry);
       continue;
     }
-    if (isIP(entry) === 6 || entry.includes('/')) continue; // IPv6: workspace networks have no IPv6.
+    // IPv6: workspace networks have no IPv6.
+    if (isIP(entry.trim()) === 6 || entry.includes('[')) continue;
+    const [, name, port] = /^(.*?)(?::(\d{1,5}))?$/.exec(entry.trim())!;
+    if (name!.includes('/') || name!.includes(':')) continue;
     try {
-      const addresses = await lookup(entry, { all: true, family: 4 });
-      out.push(...addresses.map((a) => a.address));
+      const addresses = await lookup(name!, { all: true, family: 4 });
+      out.push(...addresses.map((a) => (port ? `${a.address}:${port}` : a.address)));
     } catch (err) {
-      throw new FirewallError(`egress allowlist host ${JSON.stringify(entry)} does not resolve: ${(err as Error).message}`);
+      throw new FirewallError(`egress allowlist host ${JSON.stringify(name)} does not resolve: ${(err as Error).message}`);
     }
   }
   return [...new Set(out)];

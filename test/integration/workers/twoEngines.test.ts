@@ -13,10 +13,8 @@
  * PostgreSQL relay beside the API; stopping host B's worker puts its workspace in `error` naming
  * the host within the host timeout, and new workspaces go to host A.
  */
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
-import { promisify } from 'node:util';
 import { expect } from 'chai';
 import type Docker from 'dockerode';
 import { readServerSentEvents } from '../../../client/src';
@@ -32,17 +30,15 @@ import { newOrg } from '../../support/http';
 import { until } from '../../support/wait';
 import { openWebSocket, startApp } from '../previews/support';
 
-const run = promisify(execFile);
 const V = { 'X-Api-Version': '2026-05-17' };
 const HOST_TIMEOUT_SECONDS = 10;
 /** Engine host 2 (another test uses 3). */
 const ENGINE_HOST = 2;
 /**
- * The API as host B's workspaces reach it: an address of its own on this machine, as a load
- * balancer's would be. The egress allowlist opens every port of an address, so it must not be
- * the link's near address, where the PostgreSQL relay listens too.
+ * The API as host B's workspaces reach it: the link's near address, where the PostgreSQL relay
+ * listens too. The egress allowlist names the API's port only, so the relay stays refused.
  */
-const API_ADDRESS = `10.216.${ENGINE_HOST}.5`;
+const API_ADDRESS = `10.216.${ENGINE_HOST}.1`;
 /** Host B's preview relay (its own network namespace: no port here is in the way). */
 const RELAY_PORT = 9470;
 
@@ -117,7 +113,7 @@ describe('workers: two Docker engines, two workers, two API processes', function
     this.timeout(300_000);
     engine = await startEngineHost(ENGINE_HOST);
     await engine.loadImage(harness().config.sandboxImage, dockerA);
-    await run('ip', ['addr', 'add', `${API_ADDRESS}/32`, 'dev', 'lo']).catch(() => undefined);
+    expect(engine.nearAddress).to.equal(API_ADDRESS);
 
     // What host B's worker reaches of this machine: the relays on the link.
     const env = harness().env;
@@ -150,7 +146,7 @@ describe('workers: two Docker engines, two workers, two API processes', function
         // Enforced by this worker on its own host (it is root in host B's network namespace,
         // so its rules go into that host's netfilter); the API's private address is allowed.
         HANGAR_NETWORK_ISOLATION: 'enforce',
-        HANGAR_WORKSPACE_EGRESS_ALLOW: API_ADDRESS,
+        HANGAR_WORKSPACE_EGRESS_ALLOW: `${API_ADDRESS}:${harness().config.port}`,
         // Its preview relay, on host B's own address: the API processes here cannot reach its
         // workspaces' addresses (no route to host B's bridges), only this.
         HANGAR_WORKER_RELAY_PORT: String(RELAY_PORT),
@@ -167,7 +163,6 @@ describe('workers: two Docker engines, two workers, two API processes', function
     if (workerB) await stopEntryProcess(workerB.child);
     await second?.close();
     await engine?.remove();
-    await run('ip', ['addr', 'del', `${API_ADDRESS}/32`, 'dev', 'lo']).catch(() => undefined);
     await harness().restartWorker();
   });
 

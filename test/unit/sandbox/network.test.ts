@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { egressRuleset, ipv4Cidr } from '../../../src/sandbox/network/egress';
+import { allowEntry, egressRuleset, ipv4Cidr } from '../../../src/sandbox/network/egress';
 import { bridgeName, freeSubnets, organizationNetworkName } from '../../../src/sandbox/network/networks';
 
 describe('sandbox network: egress rules and subnets', () => {
@@ -24,6 +24,19 @@ describe('sandbox network: egress rules and subnets', () => {
     expect(ipv4Cidr('10.0.0.0/33')).to.equal(null);
     expect(ipv4Cidr('example.com')).to.equal(null);
     expect(() => egressRuleset({ mode: 'public', allow: ['-j ACCEPT'], resolvers: [] })).to.throw(/not an IPv4 address or CIDR/);
+  });
+
+  it('scopes an allowlist entry with a port to that TCP port only', () => {
+    expect(allowEntry('10.0.0.5:8080')).to.deep.equal({ cidr: '10.0.0.5/32', port: 8080 });
+    expect(allowEntry('10.0.0.0/24:443')).to.deep.equal({ cidr: '10.0.0.0/24', port: 443 });
+    expect(allowEntry('10.0.0.5')).to.deep.equal({ cidr: '10.0.0.5/32', port: null });
+    for (const bad of ['10.0.0.5:0', '10.0.0.5:65536', '10.0.0.5:', 'example.com:80', '::1']) expect(allowEntry(bad), bad).to.equal(null);
+    const rules = egressRuleset({ mode: 'public', allow: ['10.216.2.1:8080'], resolvers: [] }).split('\n');
+    const allowed = rules.indexOf('-A HANGAR-EGRESS -d 10.216.2.1/32 -p tcp --dport 8080 -j RETURN');
+    expect(allowed).to.be.greaterThan(0);
+    // Every other port of that address falls through to the private-range refusal.
+    expect(rules.findIndex((r) => r.includes('-d 10.0.0.0/8') && r.includes('REJECT'))).to.be.greaterThan(allowed);
+    expect(rules.filter((r) => r.includes('10.216.2.1'))).to.have.length(1);
   });
 
   it('carves the pool into subnets that overlap no existing network', () => {
