@@ -277,7 +277,8 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
           // does a turn cut by its worker stopping (as one whose worker died does, see
           // resumeLost): its CLI may not have saved the session, and the next message, on
           // another worker, would fail resuming one that does not exist.
-          sessionId: stopReason?.code === 'provider_refused' || shutdown ? undefined : sessionId,
+          // The same holds for a turn whose container stopped under it.
+          sessionId: stopReason?.code === 'provider_refused' || shutdown || containerStopped ? undefined : sessionId,
         };
         // Every failed turn says why on the events stream, as well as on its message.
         if (end.status === 'failed') {
