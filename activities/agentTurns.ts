@@ -42,6 +42,9 @@ async function persistently<T>(write: () => PromiseLike<T>): Promise<T> {
     }
   }
 }
+/** How often, and how far apart, a failed turn's container is checked for having stopped under it (at most 2 s in all). */
+const STOP_SETTLE_CHECKS = 8;
+const STOP_SETTLE_MS = 250;
 const CONTAINER_STOPPED_ERROR = "the workspace's container stopped while the agent ran (was its Docker engine restarted?); send the message again to retry it";
 const LOST_WORKER_ERROR = 'the worker running this turn was lost after the agent started; send the message again to retry it';
 
@@ -113,8 +116,18 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
 
   /** When the workspace's container started, null when it is not running or its engine does not answer. */
   const containerStartedAt = (key: string) => deps.runtime.runningSince(key).catch(() => null);
-  /** Whether the container that was running since `startedAt` has stopped (or restarted) since. */
-  const stoppedSince = async (key: string, startedAt: string | null) => (await containerStartedAt(key)) !== startedAt;
+  /**
+   * Whether the container that was running since `startedAt` has stopped (or restarted) since.
+   * The agent's exec can end a moment before the engine marks its killed container stopped, so
+   * a container still running is asked again for a short while.
+   */
+  const stoppedSince = async (key: string, startedAt: string | null) => {
+    for (let attempt = 0; ; attempt++) {
+      if ((await containerStartedAt(key)) !== startedAt) return true;
+      if (attempt >= STOP_SETTLE_CHECKS) return false;
+      await new Promise((resolve) => setTimeout(resolve, STOP_SETTLE_MS));
+    }
+  };
 
   return {
     async runNextTurn({ replicaId, chatId }: { replicaId: string; chatId: string }): Promise<TurnResult> {

@@ -43,6 +43,7 @@ export interface WorkspaceReconciler {
 /** A workspace asked to restart is not asked again for this long: the workflow is on it. */
 const ASKED_AGAIN_AFTER_MS = 60_000;
 const RECONNECT_MS = 1000;
+const DIE_SETTLE_MS = 1000;
 
 export function startWorkspaceReconciler(options: WorkspaceReconcilerOptions): WorkspaceReconciler {
   const { docker, logger } = options;
@@ -95,7 +96,9 @@ export function startWorkspaceReconciler(options: WorkspaceReconcilerOptions): W
       return ask(await options.activeWorkspaces(), 'the Docker engine answers again');
     }
     const running = new Set(containers.filter((c) => c.State === 'running').map((c) => c.Labels[LABEL_REPLICA]));
-    const stoppedOnes = (await options.activeWorkspaces()).filter((w) => !running.has(w.key));
+    const active = await options.activeWorkspaces();
+    const stoppedOnes = active.filter((w) => !running.has(w.key));
+    logger.debug('workspaces checked', { active: active.length, stopped: stoppedOnes.length });
     if (stoppedOnes.length) await ask(stoppedOnes, 'its container is not running');
   }
 
@@ -122,7 +125,8 @@ export function startWorkspaceReconciler(options: WorkspaceReconcilerOptions): W
         events = stream;
         void check();
         await new Promise<void>((done) => {
-          stream.on('data', () => void check());
+          // The engine sends `die` a moment before it lists the container as stopped.
+          stream.on('data', () => void setTimeout(() => stopped || void check(), DIE_SETTLE_MS));
           stream.once('end', done);
           stream.once('close', done);
           stream.once('error', () => done());
