@@ -42,6 +42,10 @@ async function persistently<T>(write: () => PromiseLike<T>): Promise<T> {
     }
   }
 }
+/** How often, and how far apart, a failed turn's container is checked for having stopped under it (at most 2 s in all). */
+const STOP_SETTLE_CHECKS = 8;
+const STOP_SETTLE_MS = 250;
+const CONTAINER_STOPPED_ERROR = "the workspace's container stopped while the agent ran (was its Docker engine restarted?); send the message again to retry it";
 const LOST_WORKER_ERROR = 'the worker running this turn was lost after the agent started; send the message again to retry it';
 
 type TurnEnd = { status: 'completed' | 'failed' | 'interrupted'; error: string | null; sessionId?: string };
@@ -110,6 +114,21 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
     return { ended: { ran: true, messageId: message.id, ok: false, error: LOST_WORKER_ERROR, interrupted: true } };
   }
 
+  /** When the workspace's container started, null when it is not running or its engine does not answer. */
+  const containerStartedAt = (key: string) => deps.runtime.runningSince(key).catch(() => null);
+  /**
+   * Whether the container that was running since `startedAt` has stopped (or restarted) since.
+   * The agent's exec can end a moment before the engine marks its killed container stopped, so
+   * a container still running is asked again for a short while.
+   */
+  const stoppedSince = async (key: string, startedAt: string | null) => {
+    for (let attempt = 0; ; attempt++) {
+      if ((await containerStartedAt(key)) !== startedAt) return true;
+      if (attempt >= STOP_SETTLE_CHECKS) return false;
+      await new Promise((resolve) => setTimeout(resolve, STOP_SETTLE_MS));
+    }
+  };
+
   return {
     async runNextTurn({ replicaId, chatId }: { replicaId: string; chatId: string }): Promise<TurnResult> {
       const ctx = Context.current();
@@ -117,6 +136,14 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
       const claimedBefore = (ctx.info.heartbeatDetails as { messageId?: string } | undefined)?.messageId;
       const resumed = ctx.info.attempt > 1 ? await resumeLost(replicaId, chatId, claimedBefore) : null;
       if (resumed && 'ended' in resumed) return resumed.ended;
+      // A container that is not running (its engine restarted, see workspace/reconciler.ts)
+      // takes no turn: the message stays queued for when the workflow has started it again.
+      const before = await replicas.find(replicaId);
+      const startedAt = before ? await containerStartedAt(workspaceKey(before)) : null;
+      if (before && startedAt === null) {
+        deps.logger.warn('a turn waits: the workspace container is not running', { replicaId, chatId });
+        return { ran: false, containerDown: true };
+      }
       const claimed = resumed?.message ?? (await replicaMessages.claimNext(replicaId, chatId));
       if (!claimed) {
         await replicaChats.clearProcessing(replicaId, chatId);
@@ -185,6 +212,8 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
       );
       // Set when the exec's check found the configuration files missing or different.
       let staleFiles = false;
+      // Set when the container stopped (or its engine went away) while the agent ran.
+      let containerStopped = false;
       // The CLI's exec session, to make sure a stopped CLI is gone before the turn ends.
       let execSession: number | undefined;
       const runCli = (argv: string[]) =>
@@ -234,29 +263,35 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
           exit = await runCli(command.argv);
         }
       } catch (err) {
+        // The container went away under the agent: the turn ends interrupted below.
+        if (!stopper.signal.aborted && !ctx.cancellationSignal.aborted && (containerStopped = await stoppedSince(key, startedAt))) {
+          deps.logger.warn('the workspace container stopped while the agent ran', { replicaId, err });
+        } else if (!stopper.signal.aborted || ctx.cancellationSignal.aborted) throw err;
         // Stopped on purpose: the turn ends failed below with the agent's reason.
-        if (!stopper.signal.aborted || ctx.cancellationSignal.aborted) throw err;
         // The exec gives up waiting after a grace period; the next turn must not meet the old CLI
         // (still retrying, holding its session) in the same workspace.
-        if (execSession !== undefined) await deps.runtime.killSession(key, execSession).catch((e: unknown) => deps.logger.warn('could not stop an agent', { replicaId, err: e }));
+        else if (execSession !== undefined) await deps.runtime.killSession(key, execSession).catch((e: unknown) => deps.logger.warn('could not stop an agent', { replicaId, err: e }));
       } finally {
         watchdog.clear();
         clearInterval(heartbeat);
         await pending;
         await sessionSaved;
-        const interrupted = ctx.cancellationSignal.aborted;
+        // An agent that failed as its container stopped was cut by the platform, not by its work.
+        if (!containerStopped && exit.exitCode !== 0 && !stopper.signal.aborted && !ctx.cancellationSignal.aborted) containerStopped = await stoppedSince(key, startedAt);
+        const interrupted = ctx.cancellationSignal.aborted || containerStopped;
         // The SDK cancels running activities with this reason once the shutdown grace period is over.
         const shutdown = interrupted && (ctx.cancellationSignal.reason as Error | undefined)?.message === 'WORKER_SHUTDOWN';
         const ok = !interrupted && exit.exitCode === 0 && result?.ok !== false;
         end = {
           status: interrupted ? 'interrupted' : ok ? 'completed' : 'failed',
-          error: ok ? null : (result?.error ?? (interrupted ? 'interrupted' : exitError(agent, command.argv[0]!, exit.exitCode))),
+          error: ok ? null : containerStopped ? CONTAINER_STOPPED_ERROR : (result?.error ?? (interrupted ? 'interrupted' : exitError(agent, command.argv[0]!, exit.exitCode))),
           // A CLI stopped on a refused credential did nothing the conversation needs, and was
           // killed perhaps before it wrote its new session: the chat keeps the one it had. So
           // does a turn cut by its worker stopping (as one whose worker died does, see
           // resumeLost): its CLI may not have saved the session, and the next message, on
           // another worker, would fail resuming one that does not exist.
-          sessionId: stopReason?.code === 'provider_refused' || shutdown ? undefined : sessionId,
+          // The same holds for a turn whose container stopped under it.
+          sessionId: stopReason?.code === 'provider_refused' || shutdown || containerStopped ? undefined : sessionId,
         };
         // Every failed turn says why on the events stream, as well as on its message.
         if (end.status === 'failed') {

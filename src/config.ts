@@ -108,6 +108,16 @@ export interface Config {
    */
   hostTimeoutMs: number;
   automationSweepMs: number;
+  /**
+   * `HANGAR_WORKSPACE_RECONCILE_SECONDS` (default 30): how often a worker checks that its host's
+   * active workspaces have a running container (it also checks at once on an engine event).
+   */
+  workspaceReconcileMs: number;
+  /**
+   * `HANGAR_ENGINE_LOST_SECONDS` (default 120): a Docker engine unreachable this long has its
+   * active workspaces asked to restart, which ends them in `error` while it stays away.
+   */
+  engineLostMs: number;
   /** Code hosting: webhook verification and the Checks API (see docs/operations.md). */
   github: {
     webhookSecret?: string;
@@ -384,6 +394,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
     hostMaxWorkspaces: int(env, 'HANGAR_HOST_MAX_WORKSPACES', 0, 0, 100_000) || null,
     hostTimeoutMs: int(env, 'HANGAR_HOST_TIMEOUT_SECONDS', 300, 3, 86_400) * 1000,
     automationSweepMs: int(env, 'HANGAR_AUTOMATION_SWEEP_SECONDS', 30, 1, 3600) * 1000,
+    workspaceReconcileMs: int(env, 'HANGAR_WORKSPACE_RECONCILE_SECONDS', 30, 1, 3600) * 1000,
+    engineLostMs: int(env, 'HANGAR_ENGINE_LOST_SECONDS', 120, 5, 86_400) * 1000,
     github: {
       webhookSecret: env.HANGAR_GITHUB_WEBHOOK_SECRET || undefined,
       apiUrl: httpUrl(env, 'HANGAR_GITHUB_API_URL') ?? 'https://api.github.com',

@@ -101,7 +101,11 @@ export interface HostPlacement {
 export const workspaceWorkflowId = (replicaId: string) => `workspace/${replicaId}`;
 
 export type WorkspaceStatus = 'preparing' | 'active' | 'sleeping' | 'archived' | 'error';
-export type LifecycleRequest = 'sleep' | 'wake' | 'archive' | 'delete';
+/**
+ * `restart` comes from the workspace's own worker, never a user: its container stopped without
+ * the workflow asking (the Docker engine restarted, the container was killed).
+ */
+export type LifecycleRequest = 'sleep' | 'wake' | 'archive' | 'delete' | 'restart';
 export type LifecyclePolicy = 'default' | 'archive_when_done' | 'sleep_when_done' | 'delete_after_inactivity';
 
 export interface WorkspaceInput {
@@ -149,6 +153,8 @@ export interface TurnResult {
   error?: string | null;
   /** The turn was cut short (its worker lost or stopped, its activity timed out or cancelled), not failed by the agent. */
   interrupted?: boolean;
+  /** Nothing ran because the workspace's container was not running: the chat waits for its restart. */
+  containerDown?: boolean;
 }
 
 export interface WorkspaceState {

@@ -48,6 +48,8 @@ type WebhookEvent = 'replica.ready' | 'replica.turn_completed' | 'replica.delete
 
 /** Workflows from before worker hosts ran every container activity on the shared queue. */
 const WORKER_HOSTS_PATCH = 'worker-hosts';
+/** How long a restart waits for the turns on the stopped container to end before starting it. */
+const RESTART_TURNS_WAIT = '2 minutes';
 
 export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
   const { replicaId } = input;
@@ -179,6 +181,8 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
     }
   };
 
+  /** Chats whose next turn found the container stopped: they go on once it is started again. */
+  const waitingChats = new Set<string>();
   let turnScope = new CancellationScope();
   const turnLoops = new Set<Promise<void>>();
   const startTurns = (chatId: string) => {
@@ -187,6 +191,7 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
       .run(async () => {
         for (;;) {
           const turn = await runTurn(chatId);
+          if (turn.containerDown) waitingChats.add(chatId);
           if (!turn.ran) return;
           machine.turnEnded();
           notify('replica.turn_completed', { chatId, messageId: turn.messageId, isComplete: turn.ok });
@@ -211,6 +216,37 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
     turnScope.cancel();
     await Promise.allSettled([...turnLoops]);
     turnScope = new CancellationScope();
+  };
+
+  /**
+   * The container stopped without being asked (its Docker engine restarted): the worker's
+   * reconciler asks for this. Turns on the stopped container end by themselves (interrupted, or
+   * not started, their messages left queued), each telling its run; then the container is
+   * started again (made again on its volume if the engine lost it), and those chats go on. One
+   * that cannot start puts the workspace in `error` saying why; its volume stays.
+   */
+  const restart = async () => {
+    await condition(() => machine.runningChats.length === 0 || lost !== null, RESTART_TURNS_WAIT);
+    const chats = [...waitingChats];
+    waitingChats.clear();
+    let error: string | null = null;
+    try {
+      const result = await containers.startWorkspace({ replicaId });
+      if (!result.ok) error = result.error ?? 'it did not start';
+    } catch (err) {
+      if (noteLost(err)) return;
+      error = failureMessage(err);
+    }
+    if (error === null) {
+      log.info('the workspace container was started again', { replicaId });
+      for (const chatId of chats) machine.workRequested(chatId);
+      return;
+    }
+    const message = `the workspace's container stopped (was its Docker engine restarted?) and could not be started again: ${error}`;
+    // The platform's fault, not the automation's: runs waiting on this workspace are told so first.
+    await report({ ok: false, error: message, interrupted: true });
+    await tellGrouped(null, { ok: false, error: message, interrupted: true });
+    await setStatus('error', message);
   };
 
   const historyFull = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > input.historyLimit;
@@ -271,6 +307,9 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
         break;
       case 'wake':
         await bringUp(step.fresh);
+        break;
+      case 'restart':
+        await restart();
         break;
       case 'run-turns':
         for (const chatId of step.start) startTurns(chatId);

@@ -16,6 +16,8 @@ export type WorkspaceStep =
   | { kind: 'sleep' }
   /** Bring the container up again: rebuilt from scratch after an archive, else started. */
   | { kind: 'wake'; fresh: boolean }
+  /** The container of an active workspace stopped by itself: stop turns, start it again. */
+  | { kind: 'restart' }
   /** Start these chats' turn loops, then wait until a turn loop ends or something new arrives. */
   | { kind: 'run-turns'; start: string[] }
   /** Active with nothing to do: wait for work, and after `timeoutMs` of quiet do `onTimeout`. */
@@ -99,6 +101,8 @@ export class WorkspaceMachine {
     if (request === 'delete') return { kind: 'delete' };
     if (request === 'archive' && this.status !== 'archived') return { kind: 'archive' };
     if (request === 'sleep' && this.status === 'active') return { kind: 'sleep' };
+    // Only an active workspace's container is meant to run; one asleep or in error stays so.
+    if (request === 'restart' && this.status === 'active') return { kind: 'restart' };
     if (request === 'wake' || (request === undefined && this.pending.size > 0 && asleep)) {
       if (asleep) return { kind: 'wake', fresh: this.status === 'archived' };
       return this.status === 'error' ? { kind: 'end' } : { kind: 'again' };

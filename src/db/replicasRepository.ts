@@ -174,6 +174,11 @@ export function createReplicasRepository(db: Knex) {
       await trx('replicas').where({ id }).update({ workspace_key: key });
     },
 
+    /** The active workspaces placed on a worker host, with the key their container is named by. */
+    async activeOnHost(hostId: string, trx: Knex = db): Promise<{ id: string; workspace_key: string | null }[]> {
+      return trx('replicas').where({ host_id: hostId, status: 'active' }).whereNull('deleted_at').select('id', 'workspace_key');
+    },
+
     /** Where the running container answers on its Docker network (null: not running). */
     async setContainerAddress(id: string, address: string | null, trx: Knex = db): Promise<void> {
       await trx('replicas').where({ id }).update({ container_address: address });

@@ -32,6 +32,7 @@ import { startHostHeartbeat } from '../temporal/hostHeartbeat';
 import { sweepRetiredWarmContainers } from './warmPoolSweep';
 import { startPreviewRelay } from '../previews/relay';
 import { createRelayGrants } from '../previews/relayGrants';
+import { startWorkspaceReconciler } from '../sandbox/workspace/reconciler';
 
 export interface WorkerProcess {
   sandbox: SandboxRuntime;
@@ -165,7 +166,18 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
     graceMs: config.automationSweepMs,
   });
   sweeper.start(config.automationSweepMs);
+  // Active workspaces whose container the engine stopped (an engine restart) are started again.
+  const reconciler = startWorkspaceReconciler({
+    docker,
+    activeWorkspaces: async () => (await repos.replicas.activeOnHost(hostId)).map((r) => ({ replicaId: r.id, key: r.workspace_key ?? r.id })),
+    requestRestart: (replicaId) => temporal.requestLifecycle(replicaId, 'restart'),
+    beforeRestart: isolation?.recheck,
+    intervalMs: config.workspaceReconcileMs,
+    engineLostMs: config.engineLostMs,
+    logger: logger.child({ component: 'workspace-reconciler' }),
+  });
   const running = worker.run().finally(async () => {
+    await reconciler.stop();
     await heartbeat.stop();
     await relay?.close();
     await sweeper.stop();

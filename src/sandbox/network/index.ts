@@ -9,18 +9,25 @@ import { createWorkspaceNetworks, type WorkspaceNetworks } from './networks';
  * Network isolation (config.networkIsolation): the networks every workspace and hook sandbox
  * joins, and in `enforce` mode the egress rules, installed and verified before any container starts.
  */
-export async function isolateNetworks(config: Pick<Config, 'networkIsolation' | 'sandboxNetworkMode' | 'workspaceEgress' | 'workspaceSubnets'>, docker: Docker, logger: Logger): Promise<{ networks: WorkspaceNetworks; hooksNetwork: string } | null> {
+export async function isolateNetworks(
+  config: Pick<Config, 'networkIsolation' | 'sandboxNetworkMode' | 'workspaceEgress' | 'workspaceSubnets'>,
+  docker: Docker,
+  logger: Logger,
+): Promise<{ networks: WorkspaceNetworks; hooksNetwork: string; recheck(): Promise<void> } | null> {
   if (config.networkIsolation === 'off' || config.sandboxNetworkMode === 'none') return null;
-  if (config.networkIsolation === 'enforce') {
-    try {
-      await applyFirewall({ ...config.workspaceEgress }, logger);
-    } catch (err) {
-      if (!(err instanceof FirewallError)) throw err;
-      throw new Error(
-        `${err.message}. Workspaces cannot be isolated, so the worker does not start: run it as root on the Docker engine's host, or install the rules \`hangar admin firewall\` prints on that host and set HANGAR_NETWORK_ISOLATION=networks (or off, for a single-user machine)`,
-      );
-    }
+  const enforce = async () => {
+    if (config.networkIsolation === 'enforce') await applyFirewall({ ...config.workspaceEgress }, logger);
+  };
+  try {
+    await enforce();
+  } catch (err) {
+    if (!(err instanceof FirewallError)) throw err;
+    throw new Error(
+      `${err.message}. Workspaces cannot be isolated, so the worker does not start: run it as root on the Docker engine's host, or install the rules \`hangar admin firewall\` prints on that host and set HANGAR_NETWORK_ISOLATION=networks (or off, for a single-user machine)`,
+    );
   }
   const networks = createWorkspaceNetworks(docker, config.workspaceSubnets, logger);
-  return { networks, hooksNetwork: await networks.forHooks() };
+  // A restarted engine (or a rebooted host) may have lost the rules: they are installed again
+  // before any workspace container is started again.
+  return { networks, hooksNetwork: await networks.forHooks(), recheck: enforce };
 }

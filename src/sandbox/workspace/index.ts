@@ -276,6 +276,11 @@ export function createWorkspaceRuntime(docker: Docker, options: WorkspaceRuntime
       return info.State.Running ? 'running' : 'stopped';
     },
 
+    async runningSince(replicaId) {
+      const info = await inspect(replicaId);
+      return info?.State.Running ? info.State.StartedAt : null;
+    },
+
     async address(replicaId) {
       const info = await inspect(replicaId);
       if (!info?.State.Running) return null;

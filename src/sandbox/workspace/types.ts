@@ -106,6 +106,11 @@ export interface WorkspaceRuntime {
   /** Removes the container and its home volume; missing ones are fine. */
   remove(replicaId: string): Promise<void>;
   state(replicaId: string): Promise<WorkspaceState>;
+  /**
+   * When the running container last started (Docker's StartedAt), or null when it is not
+   * running: a different answer later means it stopped in between.
+   */
+  runningSince(replicaId: string): Promise<string | null>;
   openTty(replicaId: string, opts: TtyOptions): Promise<TtySession>;
   /** The running container's IP on its Docker network (what previews forward to); null when it is not running. */
   address(replicaId: string): Promise<string | null>;

@@ -7,7 +7,8 @@
  * case can take one down mid-traffic and count what survives. The test process reads the
  * database directly (not through the relay) to count.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import type Docker from 'dockerode';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -26,6 +27,7 @@ import { organizationNetworkName } from '../../../src/sandbox/network/networks';
 import { startTemporalDevServer, type DevServer } from '../../../src/temporal/devServer';
 import { resolveTemporalCli } from '../../../src/toolchain';
 import { SERVER_URL, withServer } from '../../support/harness';
+import type { EngineHost } from '../../support/engineHost';
 import { TcpRelay } from '../../support/tcpRelay';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -45,12 +47,11 @@ export const LOG_DIR = mkdtempSync(join(tmpdir(), 'hangar-faults-logs-'));
 export const crashes: { entry: string; code: number | null; signal: NodeJS.Signals | null; output: string }[] = [];
 const expectedExits = new WeakSet<ChildProcess>();
 
-function startProcess(entry: 'api' | 'worker', env: Record<string, string>, ready: string): Promise<HangarProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', `src/bin/${entry}.ts`], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+function startProcess(entry: 'api' | 'worker', env: Record<string, string>, ready: string, on?: EngineHost): Promise<HangarProcess> {
+  const options: SpawnOptions = { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] };
+  const args = ['--import', 'tsx', `src/bin/${entry}.ts`];
+  // nsenter execs the command: the child's pid is the process's own, so its signals reach it.
+  const child = on ? on.spawn(process.execPath, args, options) : spawn(process.execPath, args, options);
   let output = '';
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once('exit', (code, signal) => done({ code, signal })));
   return new Promise((started, failed) => {
@@ -184,7 +185,49 @@ export class Cluster {
 
   async startWorker(): Promise<void> {
     if (alive(this.worker)) throw new Error('the worker process is running');
-    this.worker = await startProcess('worker', this.env, 'worker running');
+    this.worker = this.workerHost
+      ? await startProcess('worker', { ...this.env, ...this.workerHost.env }, 'worker running', this.workerHost.host)
+      : await startProcess('worker', this.env, 'worker running');
+  }
+
+  /** Where the worker runs: an engine host (test/support/engineHost.ts), or null for this machine. */
+  private workerHost: { host: EngineHost; env: Record<string, string> } | null = null;
+
+  /**
+   * Stops the worker and starts it again on `host`, another machine with its own Docker engine,
+   * as a deployment's second worker host is: it reaches PostgreSQL (through the cut-able relay)
+   * and Temporal at the host's near address, its workspaces reach the API there, and it installs
+   * its own egress rules in its own namespace, with subnets of its own. Null brings it back here.
+   */
+  async moveWorker(host: EngineHost | null): Promise<void> {
+    await this.stopWorker();
+    this.workerHost = null;
+    if (host) {
+      const [databasePort, temporalPort] = await Promise.all([
+        host.expose({ host: '127.0.0.1', port: this.relay.port }),
+        host.expose({ host: '127.0.0.1', port: this.temporalPort }),
+      ]);
+      const database = new URL(this.env.DATABASE_URL!);
+      database.host = `${host.nearAddress}:${databasePort}`;
+      this.workerHost = {
+        host,
+        env: {
+          DATABASE_URL: database.toString(),
+          TEMPORAL_ADDRESS: `${host.nearAddress}:${temporalPort}`,
+          DOCKER_HOST: host.dockerHost,
+          HANGAR_WORKER_HOST_ID: host.name,
+          HANGAR_WORKSPACE_API_URL: `http://${host.nearAddress}:${this.env.PORT}`,
+          HANGAR_WORKSPACE_EGRESS_ALLOW: `${host.nearAddress}/32`,
+          HANGAR_WORKSPACE_SUBNETS: `10.219.${4 * Number(host.name.slice(1))}.0/22`,
+        },
+      };
+    }
+    await this.startWorker();
+  }
+
+  /** The Docker engine the worker's workspaces are on. */
+  get workerDocker(): Docker {
+    return this.workerHost?.host.docker ?? createDocker();
   }
 
   killApi = () => signalled(this.api, 'SIGKILL');
@@ -198,7 +241,7 @@ export class Cluster {
   /** Workspace containers of these workspaces still on the engine (any state). */
   async containersOf(replicaIds: Iterable<string>): Promise<string[]> {
     const wanted = new Set(replicaIds);
-    const containers = await createDocker().listContainers({ all: true, filters: { label: [LABEL_REPLICA] } });
+    const containers = await this.workerDocker.listContainers({ all: true, filters: { label: [LABEL_REPLICA] } });
     return containers.filter((c) => wanted.has(c.Labels[LABEL_REPLICA]!)).map((c) => c.Labels[LABEL_REPLICA]!);
   }
 

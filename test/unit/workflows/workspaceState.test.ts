@@ -87,6 +87,21 @@ describe('workflows/workspaceState', () => {
     expect(awake.next()).to.deep.equal({ kind: 'again' });
   });
 
+  it('restarts the container only of an active workspace, running turns or not', () => {
+    const m = active();
+    m.workRequested('chat-a');
+    m.next();
+    m.turnsStarted('chat-a');
+    m.lifecycleRequested('restart');
+    expect(m.turnsNeedAttention).to.equal(true);
+    expect(m.next()).to.deep.equal({ kind: 'restart' });
+    for (const status of ['sleeping', 'archived', 'error', 'preparing'] as const) {
+      const other = machine('default', { status, pendingChats: [], lifecycle: ['restart'] });
+      expect(other.next().kind, status).to.be.oneOf(['again', 'end']);
+      expect(other.status).to.equal(status);
+    }
+  });
+
   it('ends in error, whatever is asked but a delete', () => {
     const m = machine('default', { status: 'error', pendingChats: ['chat-a'], lifecycle: ['wake'] });
     expect(m.next()).to.deep.equal({ kind: 'end' });
