@@ -13,6 +13,7 @@ import type { Logger } from '../logger';
 import type { Actor } from '../domain/actor';
 import type { IdentityService } from '../services/identity';
 import { jsonBody } from './body';
+import { bearerKeyHash } from './bearer';
 import { createOwnBodies, DEFAULT_MAX_UNVERIFIED_BODIES, type OwnBodyReader, type UnverifiedBodySettings } from './ownBody';
 import type { BodyLimitName, ReadBodyOptions, Route } from './route';
 import { compileValidator } from './validate';
@@ -132,7 +133,7 @@ export function createApp(options: AppOptions): Koa {
       if (route.auth === 'apiKeyOrEngine' && workspaceId && options.authenticateEngine) {
         ctx.state.actor = await options.authenticateEngine(workspaceId, authorization);
       } else if (route.auth !== 'none') {
-        ctx.state.actor = await options.identity.authenticate(authorization);
+        ctx.state.actor = await options.identity.authenticate(authorization, bearerKeyHash(ctx) ?? undefined);
       }
       if (parseBody) await parseBody(ctx);
       const params = validateParams ? validateParams({ ...ctx.params }) : ctx.params;
