@@ -4,7 +4,7 @@
  * says otherwise, then its JSON body parsed within the route's limit (`ownBody` routes read
  * theirs with `readBody`), then validated by its own schemas.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import Koa, { type Context, type Middleware } from 'koa';
 import { DomainError, invalid } from '../domain/errors';
@@ -50,6 +50,27 @@ declare module 'koa' {
 function errorBody(ctx: Context, status: number, error: string, details: string | null) {
   ctx.status = status;
   ctx.body = { error, details };
+}
+
+/** The serialised form of each body a `reusedBodies` route answered, for as long as the route keeps the object. */
+const serialized = new WeakMap<object, { bytes: Buffer; etag: string }>();
+
+function reusedBody(ctx: Context, result: object): void {
+  let held = serialized.get(result);
+  if (!held) {
+    const bytes = Buffer.from(JSON.stringify(result));
+    held = { bytes, etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"` };
+    serialized.set(result, held);
+  }
+  ctx.set('ETag', held.etag);
+  // Any cache may keep it only for this caller, and must ask before reusing it.
+  ctx.set('Cache-Control', 'private, no-cache');
+  if (ctx.fresh) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.set('Content-Type', 'application/json; charset=utf-8');
+  ctx.body = held.bytes;
 }
 
 /** How soon a client may retry when a dependency (PostgreSQL, Temporal) is not answering. */
@@ -157,7 +178,8 @@ export function createApp(options: AppOptions): Koa {
       const result = await route.handler({ params, query, body, actor: ctx.state.actor as Actor, ctx, useAlternate, readBody });
       if (route.raw) return;
       ctx.status = status;
-      ctx.body = result;
+      if (route.response.reusedBodies && typeof result === 'object' && result !== null) reusedBody(ctx, result);
+      else ctx.body = result;
     };
     router[route.method](route.path, limit, async (ctx) => {
       const ownBody = route.ownBody ? ownBodies.reader(ctx, bodyLimit) : null;
