@@ -52,6 +52,39 @@ function errorBody(ctx: Context, status: number, error: string, details: string 
   ctx.body = { error, details };
 }
 
+/**
+ * Valid query strings already parsed, coerced and checked, by operation: a client paging or
+ * polling sends the same few again and again. Short strings only, and at most
+ * `QUERY_MEMO_SIZE` (the oldest go first), so the memo stays small whatever clients send;
+ * invalid ones are never kept. Each request gets its own copy (query values are strings,
+ * numbers, booleans or arrays of them), so a handler may change it.
+ */
+const QUERY_MEMO_SIZE = 1024;
+const QUERY_MEMO_MAX_LENGTH = 256;
+const queries = new Map<string, Record<string, unknown>>();
+
+function validatedQuery(operationId: string, ctx: Context, validate: (value: unknown) => unknown): Record<string, unknown> {
+  const raw = ctx.querystring;
+  if (raw.length > QUERY_MEMO_MAX_LENGTH) return validate({ ...ctx.query }) as Record<string, unknown>;
+  const key = `${operationId}?${raw}`;
+  let query = queries.get(key);
+  if (query === undefined) {
+    query = copyQuery(validate({ ...ctx.query }) as Record<string, unknown>);
+    if (queries.size >= QUERY_MEMO_SIZE) queries.delete(queries.keys().next().value!);
+    queries.set(key, query);
+  }
+  return copyQuery(query);
+}
+
+function copyQuery(query: Record<string, unknown>): Record<string, unknown> {
+  const copy = { ...query };
+  for (const key in copy) {
+    const value = copy[key];
+    if (Array.isArray(value)) copy[key] = value.slice();
+  }
+  return copy;
+}
+
 /** The serialised form of each body a `reusedBodies` route answered, for as long as the route keeps the object. */
 const serialized = new WeakMap<object, { bytes: Buffer; etag: string }>();
 
@@ -158,7 +191,7 @@ export function createApp(options: AppOptions): Koa {
       }
       if (parseBody) await parseBody(ctx);
       const params = validateParams ? validateParams({ ...ctx.params }) : ctx.params;
-      const query = validateQuery ? validateQuery({ ...ctx.query }) : {};
+      const query = validateQuery ? validatedQuery(route.operationId, ctx, validateQuery) : {};
       let body: unknown = ctx.request.body;
       if (validateBody) {
         if (body === undefined && !route.bodyOptional) throw invalid('Invalid body', 'body: a JSON object is required');
