@@ -1,9 +1,11 @@
 /**
  * Structured JSON logs, one line per record, written by pino behind Hangar's small `Logger`
  * interface so call sites stay `logger.info(msg, fields)`. Callers pass fields, never whole
- * request objects or headers, so secrets have no way in; redaction is a last line of defence:
- * pino's path-based `redact` for the header objects whose shape is known, and Hangar's own
- * key-name rule (below) for secret-looking fields at any depth, which paths cannot express.
+ * request objects or headers, so secrets have no way in; redaction is a last line of defence,
+ * done in the one pass that already copies every record's fields (`scrubFields`): credential
+ * headers in any `headers` object, whatever their type, and secret-looking fields at any depth.
+ * pino's own path-based `redact` would walk each record again: with a wildcard path it was
+ * the dearest step of the API's access line (docs/decisions.md, "The request path's cost").
  */
 import pino from 'pino';
 
@@ -31,12 +33,11 @@ const REDACTED = '[redacted]';
 const SECRET_FIELD = /(secret|password|passphrase|token|api[_-]?key|private[_-]?key|authorization|cookie|credential|value|content)$/i;
 
 /**
- * Headers that carry credentials, wherever a headers object is logged. Header values may be
- * arrays (`set-cookie`), which the key-name rule leaves alone, so these are censored whatever
- * their type.
+ * Headers that carry credentials, in any object logged under a `headers` key. Header values
+ * may be arrays (`set-cookie`), which the key-name rule leaves alone, so these are censored
+ * whatever their type.
  */
-const SECRET_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-hangar-api-key', 'x-gitlab-token', 'x-secret'];
-const REDACT_PATHS = SECRET_HEADERS.flatMap((name) => [`headers["${name}"]`, `*.headers["${name}"]`]);
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-hangar-api-key', 'x-gitlab-token', 'x-secret']);
 
 /** Nesting beyond this is written as a placeholder: logs are for people, not for object dumps. */
 const MAX_DEPTH = 6;
@@ -61,7 +62,7 @@ function serializeError(err: Error, depth: number, seen: WeakSet<object>): Recor
   return out;
 }
 
-function scrub(value: unknown, depth: number, seen: WeakSet<object>): unknown {
+function scrub(value: unknown, depth: number, seen: WeakSet<object>, headers = false): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (seen.has(value)) return '[circular]';
   if (depth >= MAX_DEPTH) return '[nested]';
@@ -72,16 +73,21 @@ function scrub(value: unknown, depth: number, seen: WeakSet<object>): unknown {
     // Dates, buffers and other class instances serialize themselves (toJSON) or are not ours to walk.
     const proto = Object.getPrototypeOf(value) as unknown;
     if (proto !== Object.prototype && proto !== null) return value;
-    return scrubFields(value as Record<string, unknown>, depth + 1, seen);
+    return scrubFields(value as Record<string, unknown>, depth + 1, seen, headers);
   } finally {
     seen.delete(value);
   }
 }
 
-function scrubFields(fields: Record<string, unknown>, depth = 0, seen = new WeakSet<object>()): Record<string, unknown> {
+function scrubFields(fields: Record<string, unknown>, depth = 0, seen = new WeakSet<object>(), headers = false): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) {
-    out[key] = SECRET_FIELD.test(key) && typeof value === 'string' ? REDACTED : scrub(value, depth, seen);
+  for (const key in fields) {
+    if (!Object.prototype.hasOwnProperty.call(fields, key)) continue;
+    const value = fields[key];
+    if (value === undefined) continue;
+    if (headers && SECRET_HEADERS.has(key.toLowerCase())) out[key] = REDACTED;
+    else if (typeof value === 'string') out[key] = SECRET_FIELD.test(key) ? REDACTED : value;
+    else out[key] = scrub(value, depth, seen, key === 'headers');
   }
   return out;
 }
@@ -97,6 +103,18 @@ function adapt(logger: pino.Logger): Logger {
   };
 }
 
+/** pino's `isoTime`, formatted once per millisecond rather than once per line. */
+let timeMs = Number.NaN;
+let timeField = '';
+function isoTime(): string {
+  const now = Date.now();
+  if (now !== timeMs) {
+    timeMs = now;
+    timeField = `,"time":"${new Date(now).toISOString()}"`;
+  }
+  return timeField;
+}
+
 function createPinoLogger(options: LoggerOptions = {}): pino.Logger {
   const { write } = options;
   const destination: pino.DestinationStream = write
@@ -106,8 +124,7 @@ function createPinoLogger(options: LoggerOptions = {}): pino.Logger {
     {
       level: options.level ?? 'info',
       base: options.base ? scrubFields(options.base) : null,
-      timestamp: pino.stdTimeFunctions.isoTime,
-      redact: { paths: REDACT_PATHS, censor: REDACTED },
+      timestamp: isoTime,
       // Fields pass through `formatters.log` first; pino's own `err` serializer would copy every
       // enumerable property of an error, which is where secrets hide, so it is switched off.
       serializers: { err: (value: unknown) => value },

@@ -2418,6 +2418,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match named the ETag of the current answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid input (details name the field and rule) */
             400: {
                 headers: {

@@ -4,7 +4,7 @@
  * says otherwise, then its JSON body parsed within the route's limit (`ownBody` routes read
  * theirs with `readBody`), then validated by its own schemas.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import Koa, { type Context, type Middleware } from 'koa';
 import { DomainError, invalid } from '../domain/errors';
@@ -13,6 +13,7 @@ import type { Logger } from '../logger';
 import type { Actor } from '../domain/actor';
 import type { IdentityService } from '../services/identity';
 import { jsonBody } from './body';
+import { bearerKeyHash } from './bearer';
 import { createOwnBodies, DEFAULT_MAX_UNVERIFIED_BODIES, type OwnBodyReader, type UnverifiedBodySettings } from './ownBody';
 import type { BodyLimitName, ReadBodyOptions, Route } from './route';
 import { compileValidator } from './validate';
@@ -49,6 +50,60 @@ declare module 'koa' {
 function errorBody(ctx: Context, status: number, error: string, details: string | null) {
   ctx.status = status;
   ctx.body = { error, details };
+}
+
+/**
+ * Valid query strings already parsed, coerced and checked, by operation: a client paging or
+ * polling sends the same few again and again. Short strings only, and at most
+ * `QUERY_MEMO_SIZE` (the oldest go first), so the memo stays small whatever clients send;
+ * invalid ones are never kept. Each request gets its own copy (query values are strings,
+ * numbers, booleans or arrays of them), so a handler may change it.
+ */
+const QUERY_MEMO_SIZE = 1024;
+const QUERY_MEMO_MAX_LENGTH = 256;
+const queries = new Map<string, Record<string, unknown>>();
+
+function validatedQuery(operationId: string, ctx: Context, validate: (value: unknown) => unknown): Record<string, unknown> {
+  const raw = ctx.querystring;
+  if (raw.length > QUERY_MEMO_MAX_LENGTH) return validate({ ...ctx.query }) as Record<string, unknown>;
+  const key = `${operationId}?${raw}`;
+  let query = queries.get(key);
+  if (query === undefined) {
+    query = copyQuery(validate({ ...ctx.query }) as Record<string, unknown>);
+    if (queries.size >= QUERY_MEMO_SIZE) queries.delete(queries.keys().next().value!);
+    queries.set(key, query);
+  }
+  return copyQuery(query);
+}
+
+function copyQuery(query: Record<string, unknown>): Record<string, unknown> {
+  const copy = { ...query };
+  for (const key in copy) {
+    const value = copy[key];
+    if (Array.isArray(value)) copy[key] = value.slice();
+  }
+  return copy;
+}
+
+/** The serialised form of each body a `reusedBodies` route answered, for as long as the route keeps the object. */
+const serialized = new WeakMap<object, { bytes: Buffer; etag: string }>();
+
+function reusedBody(ctx: Context, result: object): void {
+  let held = serialized.get(result);
+  if (!held) {
+    const bytes = Buffer.from(JSON.stringify(result));
+    held = { bytes, etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"` };
+    serialized.set(result, held);
+  }
+  ctx.set('ETag', held.etag);
+  // Any cache may keep it only for this caller, and must ask before reusing it.
+  ctx.set('Cache-Control', 'private, no-cache');
+  if (ctx.fresh) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.set('Content-Type', 'application/json; charset=utf-8');
+  ctx.body = held.bytes;
 }
 
 /** How soon a client may retry when a dependency (PostgreSQL, Temporal) is not answering. */
@@ -132,11 +187,11 @@ export function createApp(options: AppOptions): Koa {
       if (route.auth === 'apiKeyOrEngine' && workspaceId && options.authenticateEngine) {
         ctx.state.actor = await options.authenticateEngine(workspaceId, authorization);
       } else if (route.auth !== 'none') {
-        ctx.state.actor = await options.identity.authenticate(authorization);
+        ctx.state.actor = await options.identity.authenticate(authorization, bearerKeyHash(ctx) ?? undefined);
       }
       if (parseBody) await parseBody(ctx);
       const params = validateParams ? validateParams({ ...ctx.params }) : ctx.params;
-      const query = validateQuery ? validateQuery({ ...ctx.query }) : {};
+      const query = validateQuery ? validatedQuery(route.operationId, ctx, validateQuery) : {};
       let body: unknown = ctx.request.body;
       if (validateBody) {
         if (body === undefined && !route.bodyOptional) throw invalid('Invalid body', 'body: a JSON object is required');
@@ -156,7 +211,8 @@ export function createApp(options: AppOptions): Koa {
       const result = await route.handler({ params, query, body, actor: ctx.state.actor as Actor, ctx, useAlternate, readBody });
       if (route.raw) return;
       ctx.status = status;
-      ctx.body = result;
+      if (route.response.reusedBodies && typeof result === 'object' && result !== null) reusedBody(ctx, result);
+      else ctx.body = result;
     };
     router[route.method](route.path, limit, async (ctx) => {
       const ownBody = route.ownBody ? ownBodies.reader(ctx, bodyLimit) : null;

@@ -44,6 +44,9 @@ export function buildOpenApi(routes: Route[], info: { version: string }): Record
       const { status, description } = route.response.alternate;
       responses[status] = { ...(responses[route.response.status] as object), description };
     }
+    if (route.response.reusedBodies) {
+      responses[304] = { description: 'Not modified: If-None-Match named the ETag of the current answer' };
+    }
     for (const status of route.errors) {
       responses[status] = { description: STATUS_TEXT[status] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
     }

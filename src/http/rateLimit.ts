@@ -18,12 +18,12 @@
  */
 import type { Context, Middleware } from 'koa';
 import type { RateLimitSettings } from '../config';
-import { hashApiKey } from '../crypto/apiKeys';
 import { gatewayKeyReplica, isGatewayKey } from '../domain/gatewayKey';
 import { isDomainError, rateLimited } from '../domain/errors';
 import { clientAddress, type BucketPolicy, type BucketStore, type Verdict } from '../limits';
 import type { IdentityService } from '../services/identity';
 import type { Route } from './route';
+import { bearerKeyHash, bearerSecret } from './bearer';
 
 type PolicyName = 'key' | 'workspace' | 'ip';
 
@@ -35,25 +35,26 @@ export interface RateLimiter {
 
 const PROBES = new Set(['health', 'ready']);
 
-const bearer = (ctx: Context) => /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'))?.[1];
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
+type Credential = { policy: 'key' | 'workspace'; bucket: string; keyHash?: string };
+
+const workspace = (id: string | null | undefined): Credential | null => (id ? { policy: 'workspace', bucket: `workspace:${id.toLowerCase()}` } : null);
+
 /** The credential a request presents to this route, as the route will check it; null for none. */
-function credentialOf(route: Route, ctx: Context): { policy: 'key' | 'workspace'; bucket: string; keyHash?: string } | null {
-  const workspace = (id: string | null | undefined) => (id ? { policy: 'workspace' as const, bucket: `workspace:${id.toLowerCase()}` } : null);
+function credentialOf(route: Route, ctx: Context): Credential | null {
   if (route.auth === 'none') {
     if (route.workspaceCredential === 'engineSecret') return workspace(ctx.get('x-workspace-id'));
     if (route.workspaceCredential === 'gatewayKey') {
-      const key = [ctx.get('x-api-key').trim(), bearer(ctx) ?? ''].find(isGatewayKey);
+      const key = [ctx.get('x-api-key').trim(), bearerSecret(ctx.get('authorization')) ?? ''].find(isGatewayKey);
       return workspace(key && gatewayKeyReplica(key));
     }
     return null;
   }
   // The same choice as the app's: an engine secret when the route takes one and X-Workspace-Id is sent.
   if (route.auth === 'apiKeyOrEngine' && ctx.get('x-workspace-id')) return workspace(ctx.get('x-workspace-id'));
-  const secret = bearer(ctx);
-  if (!secret) return null;
-  const keyHash = hashApiKey(secret);
+  const keyHash = bearerKeyHash(ctx);
+  if (!keyHash) return null;
   return { policy: 'key', bucket: `key:${keyHash.slice(0, 32)}`, keyHash };
 }
 

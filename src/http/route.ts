@@ -81,6 +81,12 @@ export interface Route<P = any, Q = any, B = any> {
     contentType?: string;
     /** Another success status with the same body (e.g. 202 when queued): the handler picks it with `useAlternate()`. */
     alternate?: { status: number; description: string };
+    /**
+     * The handler answers with frozen objects that it hands out again for as long as their
+     * content holds (a memo): each is serialised once, with an ETag, and a request naming that
+     * ETag in `If-None-Match` is answered 304 without a body.
+     */
+    reusedBodies?: boolean;
   };
   /** Error statuses this operation documents (always with the Error body). */
   errors: number[];

@@ -31,10 +31,11 @@ export function createIdentityService(repos: Pick<Repositories, 'identity'>, opt
   const find = (hash: string) => (cache ? cache.lookup(hash, () => repo.findActiveKeyByHash(hash)) : repo.findActiveKeyByHash(hash));
 
   return {
-    async authenticate(authorization: string | undefined): Promise<Actor> {
+    /** `keyHash`, when the caller already has it, is `hashApiKey` of the bearer secret in `authorization`. */
+    async authenticate(authorization: string | undefined, keyHash?: string): Promise<Actor> {
       const secret = bearerSecret(authorization);
       if (!secret) throw unauthenticated(authorization ? 'expected "Authorization: Bearer <API key>"' : 'no Authorization header');
-      const key = await find(hashApiKey(secret));
+      const key = await find(keyHash ?? hashApiKey(secret));
       if (!key) throw unauthenticated('the API key is unknown or revoked');
       if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
         // Best effort: a failed touch must not fail the request. A cached key remembers the

@@ -58,13 +58,15 @@ describe('logger', () => {
     expect(line.nested).to.deep.equal({ provider: { privateKey: '[redacted]', host: 'example.test' }, list: [{ webhookSecret: '[redacted]' }] });
   });
 
-  it('censors credential headers whatever their type, in a headers object at the top or one level down', () => {
+  it('censors credential headers whatever their type and case, in a headers object at any depth', () => {
     const { logger, raw, lines } = capture();
     logger.warn('upstream refused', {
       headers: { authorization: ['Bearer one'], 'set-cookie': ['a=1', 'b=2'], accept: 'application/json' },
       response: { headers: { 'x-gitlab-token': ['glt-1'], 'content-type': 'text/plain' } },
+      upstream: { attempt: { headers: { Cookie: ['sid=2'], 'Proxy-Authorization': 42 } } },
     });
     const [line] = lines();
+    expect((line.upstream as { attempt: { headers: unknown } }).attempt.headers).to.deep.equal({ Cookie: '[redacted]', 'Proxy-Authorization': '[redacted]' });
     expect(line.headers).to.deep.equal({ authorization: '[redacted]', 'set-cookie': '[redacted]', accept: 'application/json' });
     expect((line.response as { headers: unknown }).headers).to.deep.equal({ 'x-gitlab-token': '[redacted]', 'content-type': 'text/plain' });
     expect(raw[0]).not.to.include('Bearer one').and.not.to.include('glt-1');

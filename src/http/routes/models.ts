@@ -15,7 +15,7 @@ export function modelsRoutes(models: ModelCatalogService): Route[] {
       tag,
       auth: 'apiKey',
       query: catalogQuery,
-      response: { status: 200, description: 'A page of the model catalog', schema: catalogSchema },
+      response: { status: 200, description: 'A page of the model catalog', schema: catalogSchema, reusedBodies: true },
       errors: [400, 401],
       handler: ({ actor, query }) => models.list(actor, query),
     }),

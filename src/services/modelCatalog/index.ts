@@ -31,12 +31,23 @@ const SOURCE_AGENTS: Record<ModelSource, readonly AgentId[]> = { source_a: ['age
 /** A failed provider is asked again after this long (or the TTL, if shorter). */
 const FAILURE_RETRY_MS = 30_000;
 const MAX_CACHED_CATALOGS = 10_000;
+/** Recent pages kept per catalog list (clients page through a few searches at a time). */
+const PAGES_PER_CATALOG = 64;
 
 export interface CatalogQuery {
   source: ModelSource;
   query?: string;
   page: number;
   limit: number;
+}
+
+export interface CatalogPage {
+  readonly source: ModelSource;
+  readonly models: readonly CatalogModel[];
+  readonly page: number;
+  readonly total: number;
+  readonly limit: number;
+  readonly totalPages: number;
 }
 
 interface CatalogState {
@@ -140,6 +151,8 @@ export function createModelCatalogService(deps: {
   });
 
   const catalogOf = async (organizationId: string, source: ModelSource) => (await cache.get(`${organizationId}/${source}`)).catalog;
+  /** Pages answered from each catalog list; dropped with the list when a newer one replaces it. */
+  const pages = new WeakMap<IndexedCatalog, Map<string, CatalogPage>>();
 
   async function enabledModels(organizationId: string): Promise<Record<ModelSource, string[]>> {
     const out: Record<ModelSource, string[]> = { source_a: [], source_b: [] };
@@ -148,11 +161,27 @@ export function createModelCatalogService(deps: {
   }
 
   return {
-    /** One page of a catalog, searched. */
-    async list(actor: Actor, input: CatalogQuery) {
-      const found = (await catalogOf(actor.organizationId, input.source)).search(input.query ?? '');
-      const { items, total, totalPages } = pageOf(found, input.page, input.limit);
-      return { source: input.source, models: items, page: input.page, total, limit: input.limit, totalPages };
+    /**
+     * One page of a catalog, searched. The same object (frozen) answers the same question for
+     * as long as the catalog list it came from is served, so the API serialises it once.
+     */
+    async list(actor: Actor, input: CatalogQuery): Promise<CatalogPage> {
+      const catalog = await catalogOf(actor.organizationId, input.source);
+      let memo = pages.get(catalog);
+      if (!memo) pages.set(catalog, (memo = new Map()));
+      const key = `${input.source}/${input.page}/${input.limit}/${input.query ?? ''}`;
+      const held = memo.get(key);
+      if (held) {
+        // Most recently used last, so the oldest question goes first.
+        memo.delete(key);
+        memo.set(key, held);
+        return held;
+      }
+      const { items, total, totalPages } = pageOf(catalog.search(input.query ?? ''), input.page, input.limit);
+      const page: CatalogPage = Object.freeze({ source: input.source, models: Object.freeze(items), page: input.page, total, limit: input.limit, totalPages });
+      if (memo.size >= PAGES_PER_CATALOG) memo.delete(memo.keys().next().value!);
+      memo.set(key, page);
+      return page;
     },
 
     /** The whole current catalog for an organization (live, last good or built-in). */

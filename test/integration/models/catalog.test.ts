@@ -97,6 +97,22 @@ describe('model catalog API', () => {
     }
   });
 
+  it('answers a repeated query string the same every time, valid or not, and per operation', async () => {
+    // The API keeps valid query strings it has parsed (src/http/app.ts); none of that may show.
+    for (let round = 0; round < 3; round++) {
+      const paged = await api.get('/v1/ai-gateway/models?page=2&limit=2&source=source_b');
+      expect(paged.body).to.deep.include({ source: 'source_b', page: 2, limit: 2 });
+      expect(paged.body.models.map((m: { id: string }) => m.id)).to.deep.equal(BUILTIN_MODELS.source_b.slice(2, 4).map((m) => m.id));
+      const refused = await api.get('/v1/ai-gateway/models?page=0&limit=2');
+      expect(refused.status).to.equal(400);
+      expect(errorOf(refused).details).to.match(/query\.page/);
+    }
+    // The same string on an operation that takes no such parameter is its own question.
+    const other = await api.get('/v1/environments?page=2&limit=2&source=source_b');
+    expect(other.status).to.equal(400);
+    expect(errorOf(other).details).to.match(/query\.source: unknown field/);
+  });
+
   it('logs the request without the key', async () => {
     const org = await newOrg('models-log');
     await as(org.org_api_key).get('/v1/ai-gateway/models?query=a1');

@@ -223,6 +223,43 @@ describe('model catalog with provider keys', () => {
     await until('the refreshed list', async () => ids((await app.get(org.org_api_key, '/v1/ai-gateway/models')).body)[0] === 'live-a-next');
   });
 
+  it('tags each page with an ETag, answers 304 to it while the list holds, and a new one once the list changes', async () => {
+    const app = await start({ sourceA: fakeA, ttlMs: 200 });
+    const org = await newOrg('etag');
+    app.secrets.set(org.organization_id, { agent_3: newSecret() });
+    // As a browser revalidates (fetch() would add `Cache-Control: no-cache`, an end-to-end reload).
+    const get = (path: string, etag?: string) =>
+      fetch(app.url + path, {
+        headers: { authorization: `Bearer ${org.org_api_key}`, ...(etag ? { 'if-none-match': etag, 'cache-control': 'max-age=0' } : {}) },
+      });
+    const first = await get('/v1/ai-gateway/models?limit=2');
+    const etag = first.headers.get('etag');
+    expect(first.status).to.equal(200);
+    expect(etag).to.match(/^"[A-Za-z0-9_-]{22}"$/);
+    expect(first.headers.get('cache-control')).to.equal('private, no-cache');
+    expect(first.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+    expect(ids((await first.json()) as { models: Array<{ id: string }> })).to.deep.equal(['live-a-1', 'live-a-2']);
+
+    const again = await get('/v1/ai-gateway/models?limit=2', etag!);
+    expect(again.status).to.equal(304);
+    expect(again.headers.get('etag')).to.equal(etag);
+    expect(await again.text()).to.equal('');
+    // Another page, or another key's tag, is a full answer.
+    const second = await get('/v1/ai-gateway/models?limit=2&page=2', etag!);
+    expect(second.status).to.equal(200);
+    expect(second.headers.get('etag')).not.to.equal(etag);
+    expect(ids((await second.json()) as { models: Array<{ id: string }> })).to.deep.equal(['live-a-3']);
+
+    fakeA.behave({ kind: 'ok', models: [{ id: 'live-a-next' }] });
+    await until('the refreshed list under a new ETag', async () => {
+      const res = await get('/v1/ai-gateway/models?limit=2', etag!);
+      if (res.status === 304) return false;
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('etag')).not.to.equal(etag);
+      return ids((await res.json()) as { models: Array<{ id: string }> })[0] === 'live-a-next';
+    });
+  });
+
   const failures: Array<[string, FakeBehaviour]> = [
     ['a timeout', { kind: 'slow', delayMs: 10_000, models: [{ id: 'too-late' }] }],
     ['HTTP 500', { kind: 'status', status: 500 }],
