@@ -3,7 +3,7 @@
  * These run on the shared task queue (any worker may place); the container work that follows
  * goes to the chosen host's own queue (docs/decisions.md, "Workspaces pinned to worker hosts").
  */
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Repositories } from '../src/db';
 import type { Logger } from '../src/logger';
 import { FailureTypes, type HostPlacement } from '../workflows/shared';
@@ -46,7 +46,9 @@ export function createHostActivities(deps: HostActivityDeps) {
       const environmentId = row.environment_id ?? (await deps.repos.environments.findGlobal(row.organization_id))?.id ?? null;
       const host = await workerHosts.placeReplica(replicaId, { windowMs: deps.hostTimeoutMs, environmentId });
       if (!host) throw noHost();
-      deps.logger.info('workspace placed', { replicaId, hostId: host.id });
+      // From the workflow's request to the choice, queueing included (bench/hosts.ts reads it).
+      const waitedMs = Date.now() - Context.current().info.currentAttemptScheduledTimestampMs;
+      deps.logger.info('workspace placed', { replicaId, hostId: host.id, placementMs: waitedMs });
       return await placement(host);
     },
 

@@ -201,28 +201,41 @@ export class Cluster {
    */
   async moveWorker(host: EngineHost | null): Promise<void> {
     await this.stopWorker();
-    this.workerHost = null;
-    if (host) {
-      const [databasePort, temporalPort] = await Promise.all([
-        host.expose({ host: '127.0.0.1', port: this.relay.port }),
-        host.expose({ host: '127.0.0.1', port: this.temporalPort }),
-      ]);
-      const database = new URL(this.env.DATABASE_URL!);
-      database.host = `${host.nearAddress}:${databasePort}`;
-      this.workerHost = {
-        host,
-        env: {
-          DATABASE_URL: database.toString(),
-          TEMPORAL_ADDRESS: `${host.nearAddress}:${temporalPort}`,
-          DOCKER_HOST: host.dockerHost,
-          HANGAR_WORKER_HOST_ID: host.name,
-          HANGAR_WORKSPACE_API_URL: `http://${host.nearAddress}:${this.env.PORT}`,
-          HANGAR_WORKSPACE_EGRESS_ALLOW: `${host.nearAddress}/32`,
-          HANGAR_WORKSPACE_SUBNETS: `10.219.${4 * Number(host.name.slice(1))}.0/22`,
-        },
-      };
-    }
+    this.workerHost = host ? { host, env: await this.settingsOn(host) } : null;
     await this.startWorker();
+  }
+
+  /** Workers on other hosts beside the cluster's own (`addWorker`), stopped by `close`. */
+  private readonly extraWorkers: HangarProcess[] = [];
+
+  /** Starts one more worker, on `host`: a second worker host of the deployment. */
+  async addWorker(host: EngineHost): Promise<HangarProcess> {
+    const worker = await startProcess('worker', { ...this.env, ...(await this.settingsOn(host)) }, 'worker running', host);
+    this.extraWorkers.push(worker);
+    return worker;
+  }
+
+  /**
+   * A worker's settings on another machine: PostgreSQL (through the cut-able relay) and Temporal
+   * at the host's near address, its workspaces reaching the API's port only there (the relays
+   * listen on that address too), its own subnets and host id.
+   */
+  private async settingsOn(host: EngineHost): Promise<Record<string, string>> {
+    const [databasePort, temporalPort] = await Promise.all([
+      host.expose({ host: '127.0.0.1', port: this.relay.port }),
+      host.expose({ host: '127.0.0.1', port: this.temporalPort }),
+    ]);
+    const database = new URL(this.env.DATABASE_URL!);
+    database.host = `${host.nearAddress}:${databasePort}`;
+    return {
+      DATABASE_URL: database.toString(),
+      TEMPORAL_ADDRESS: `${host.nearAddress}:${temporalPort}`,
+      DOCKER_HOST: host.dockerHost,
+      HANGAR_WORKER_HOST_ID: host.name,
+      HANGAR_WORKSPACE_API_URL: `http://${host.nearAddress}:${this.env.PORT}`,
+      HANGAR_WORKSPACE_EGRESS_ALLOW: `${host.nearAddress}:${this.env.PORT}`,
+      HANGAR_WORKSPACE_SUBNETS: `10.219.${4 * Number(host.name.slice(1))}.0/22`,
+    };
   }
 
   /** The Docker engine the worker's workspaces are on. */
@@ -246,7 +259,7 @@ export class Cluster {
   }
 
   async close(): Promise<void> {
-    await Promise.all([signalled(this.api, 'SIGTERM'), signalled(this.worker, 'SIGTERM')]);
+    await Promise.all([signalled(this.api, 'SIGTERM'), signalled(this.worker, 'SIGTERM'), ...this.extraWorkers.map((w) => signalled(w, 'SIGTERM'))]);
     await this.temporal?.stop();
     await this.relay.cut();
     const docker = createDocker();
@@ -274,8 +287,8 @@ export function cluster(): Cluster {
   return current;
 }
 
-export async function startCluster(): Promise<void> {
-  current = await Cluster.start();
+export async function startCluster(settings: Record<string, string> = {}): Promise<void> {
+  current = await Cluster.start(settings);
 }
 
 export async function stopCluster(): Promise<void> {
