@@ -5,6 +5,7 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { DOCKER_HOST_NAME } from './sandbox/dockerHost';
+import { parseVolumeSettings, type WorkspaceVolumeSettings } from './sandbox/workspace/volumes';
 import type { AgentId } from './agents/catalog';
 import type { LogLevel } from './logger';
 import type { S3Settings } from './storage/s3Store';
@@ -106,6 +107,13 @@ export interface Config {
    * lost), and how long a host that stopped heartbeating is still offered new workspaces.
    */
   hostTimeoutMs: number;
+  /**
+   * `HANGAR_WORKSPACE_VOLUME_DRIVER` (default `local`), `HANGAR_WORKSPACE_VOLUME_OPTIONS` (JSON
+   * driver options, `{name}` the volume's name) and `HANGAR_WORKSPACE_VOLUMES_SHARED` (default
+   * false): where workspace homes live, and whether every host opens the same storage (then a
+   * lost host's workspaces are re-provisioned on another host).
+   */
+  workspaceVolumes: WorkspaceVolumeSettings;
   automationSweepMs: number;
   /** Code hosting: webhook verification and the Checks API (see docs/operations.md). */
   github: {
@@ -255,6 +263,12 @@ function hostId(env: NodeJS.ProcessEnv): string {
   return short;
 }
 
+function workspaceVolumes(env: NodeJS.ProcessEnv): WorkspaceVolumeSettings {
+  const parsed = parseVolumeSettings({ driver: env.HANGAR_WORKSPACE_VOLUME_DRIVER, options: env.HANGAR_WORKSPACE_VOLUME_OPTIONS, shared: env.HANGAR_WORKSPACE_VOLUMES_SHARED });
+  if (typeof parsed === 'string') throw new ConfigError(parsed);
+  return parsed;
+}
+
 const HOST_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 
 const list = (raw: string | undefined) => (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -382,6 +396,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
     workerHostId: hostId(env),
     hostMaxWorkspaces: int(env, 'HANGAR_HOST_MAX_WORKSPACES', 0, 0, 100_000) || null,
     hostTimeoutMs: int(env, 'HANGAR_HOST_TIMEOUT_SECONDS', 300, 3, 86_400) * 1000,
+    workspaceVolumes: workspaceVolumes(env),
     automationSweepMs: int(env, 'HANGAR_AUTOMATION_SWEEP_SECONDS', 30, 1, 3600) * 1000,
     github: {
       webhookSecret: env.HANGAR_GITHUB_WEBHOOK_SECRET || undefined,

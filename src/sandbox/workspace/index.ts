@@ -27,6 +27,7 @@ import { buildFilesArchive, EXTRACT_FILES_SCRIPT, prepareWorkspaceFiles } from '
 import { runWorkspaceHook } from './hook';
 import { LineSplitter } from './lines';
 import { openWorkspaceTty } from './tty';
+import { LOCAL_VOLUMES, prepareVolumeStorage, volumeOptions } from './volumes';
 import type { ExecRequest, WorkspaceRuntime, WorkspaceRuntimeOptions, WorkspaceSpec, WorkspaceState } from './types';
 
 export type * from './types';
@@ -44,6 +45,7 @@ export function createWorkspaceRuntime(docker: Docker, options: WorkspaceRuntime
   const networkMode = networkModeFrom(options.networkMode);
   const identity = options.gitIdentity ?? DEFAULT_GIT_IDENTITY;
   const cloneTimeoutMs = options.cloneTimeoutMs ?? DEFAULT_CLONE_TIMEOUT_MS;
+  const volumes = options.volumes ?? LOCAL_VOLUMES;
   let hostCpus: Promise<number> | null = null;
   const cpus = () =>
     (hostCpus ??= docker.info().then(
@@ -136,7 +138,10 @@ export function createWorkspaceRuntime(docker: Docker, options: WorkspaceRuntime
       const startedAt = Date.now();
       const labels = { ...spec.labels, [LABEL_ROLE]: WORKSPACE_ROLE, [LABEL_REPLICA]: spec.replicaId };
       const limits = limitsFor(spec.size, await cpus(), options.memoryCapBytes, network ?? networkMode);
-      await docker.createVolume({ Name: name, Labels: labels });
+      // On shared storage the volume may hold a workspace re-provisioned from another host: its
+      // data is kept; an empty one is filled from the image's home at the container's first start.
+      await prepareVolumeStorage(volumes, name);
+      await docker.createVolume({ Name: name, Labels: labels, Driver: volumes.driver, DriverOpts: volumeOptions(volumes, name) });
       try {
         await createContainer(spec, limits, labels);
       } catch (err) {
@@ -241,6 +246,15 @@ export function createWorkspaceRuntime(docker: Docker, options: WorkspaceRuntime
       const info = network ? await inspect(replicaId) : null;
       if (network && info) await moveOnto(docker, info, network, log);
       await startContainer(replicaId);
+    },
+
+    async removeContainer(replicaId) {
+      try {
+        await container(replicaId).remove({ force: true });
+      } catch (err) {
+        if (dockerStatus(err) !== 404) throw err;
+      }
+      log.info('workspace container removed, its volume kept', { replicaId });
     },
 
     async remove(replicaId) {
