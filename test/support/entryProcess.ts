@@ -3,7 +3,7 @@
  * ready once it logs a JSON line with a given message; and its stop by SIGTERM, as an
  * orchestrator stops it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { resolve } from 'node:path';
 
 export const ROOT = resolve(__dirname, '../..');
@@ -16,9 +16,12 @@ export interface EntryProcess {
   line: Record<string, unknown>;
 }
 
+/** Starts a process: `spawn`, or another machine's (an engine host's `spawn`). */
+export type Spawner = (command: string, args: string[], options: SpawnOptions) => ChildProcess;
+
 /** Runs `node <args>` with `env` over the current one; resolves at its first log line with `msg === ready`. */
-export async function startEntryProcess(args: string[], options: { env: Record<string, string>; ready: string; cwd?: string }): Promise<EntryProcess> {
-  const child = spawn(process.execPath, args, { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startEntryProcess(args: string[], options: { env: Record<string, string>; ready: string; cwd?: string; spawner?: Spawner }): Promise<EntryProcess> {
+  const child = (options.spawner ?? spawn)(process.execPath, args, { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const line = await new Promise<Record<string, unknown>>((found, failed) => {
     let pending = '';

@@ -3,11 +3,11 @@
  * with its home on a volume of the same name, so stopping keeps everything and removing
  * forgets it. Everything in it runs as `hangar` through execs.
  */
-import { rm } from 'node:fs/promises';
+import { rm, rmdir } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import type Docker from 'dockerode';
 import { workspaceStartDuration, secondsSince } from '../../metrics';
-import { LABEL_ROLE } from '../docker';
+import { hardenedContainer, LABEL_ROLE } from '../docker';
 import { dockerStatus, SandboxImageMissingError } from '../errors';
 import { moveOnto } from '../network/networks';
 import { SANDBOX_HOME } from '../request';
@@ -27,7 +27,7 @@ import { buildFilesArchive, EXTRACT_FILES_SCRIPT, prepareWorkspaceFiles } from '
 import { runWorkspaceHook } from './hook';
 import { LineSplitter } from './lines';
 import { openWorkspaceTty } from './tty';
-import { LOCAL_VOLUMES, prepareVolumeStorage, volumeOptions } from './volumes';
+import { bindDirectory, keepsNoData, LOCAL_VOLUMES, prepareVolumeStorage, volumeOptions } from './volumes';
 import type { ExecRequest, WorkspaceRuntime, WorkspaceRuntimeOptions, WorkspaceSpec, WorkspaceState } from './types';
 
 export type * from './types';
@@ -269,6 +269,9 @@ export function createWorkspaceRuntime(docker: Docker, options: WorkspaceRuntime
         if (!options.networks?.isOrganizationNetwork(network)) continue;
         await options.networks.releaseIfUnused(network).catch((err: unknown) => log.warn('could not remove an unused workspace network', { network, err }));
       }
+      // Storage other hosts open keeps its data when a volume is removed: empty it first, so a
+      // removed workspace is forgotten there too (an archived one comes back fresh).
+      if (!keepsNoData(volumes)) await emptyVolume(name);
       // The engine can report the volume in use for a moment after the container is gone.
       for (let attempt = 1; ; attempt++) {
         try {
@@ -281,6 +284,9 @@ export function createWorkspaceRuntime(docker: Docker, options: WorkspaceRuntime
           await new Promise((r) => setTimeout(r, 100));
         }
       }
+      // The directory made for a bind goes too (rmdir: only when empty).
+      const dir = bindDirectory(volumes, name);
+      if (dir) await rmdir(dir).catch(() => undefined);
       log.info('workspace removed', { replicaId });
     },
 
@@ -306,6 +312,31 @@ export function createWorkspaceRuntime(docker: Docker, options: WorkspaceRuntime
       }
     },
   };
+
+  /**
+   * Deletes everything in a volume with a short-lived container: root with only the capability
+   * to remove others' files, no network. A volume that does not exist is left alone.
+   */
+  async function emptyVolume(name: string): Promise<void> {
+    const exists = await docker.getVolume(name).inspect().then(() => true, (err: unknown) => (dockerStatus(err) === 404 ? false : Promise.reject(err)));
+    if (!exists) return;
+    const spec = hardenedContainer({ memoryBytes: 256 * 1024 * 1024, nanoCpus: 1_000_000_000, pidsLimit: 64, networkMode: 'none', oomScoreAdj: 0, mounts: [{ Type: 'volume', Source: name, Target: '/volume' }] });
+    const cleaner = await docker.createContainer({
+      ...spec,
+      Image: options.image,
+      Cmd: ['find', '/volume', '-mindepth', '1', '-delete'],
+      User: '0:0',
+      Labels: { [LABEL_ROLE]: 'workspace-cleaner' },
+      HostConfig: { ...spec.HostConfig, CapAdd: ['DAC_OVERRIDE'] },
+    });
+    try {
+      await cleaner.start();
+      const { StatusCode } = (await cleaner.wait()) as { StatusCode: number };
+      if (StatusCode !== 0) throw new Error(`emptying the workspace volume ${name} failed (exit ${StatusCode})`);
+    } finally {
+      await cleaner.remove({ force: true }).catch(() => undefined);
+    }
+  }
 
   /** A failing consumer callback must not break the command. */
   function guarded(fn: () => void): void {

@@ -75,3 +75,8 @@ export async function prepareVolumeStorage(settings: WorkspaceVolumeSettings, na
   const dir = bindDirectory(settings, name);
   if (dir) await mkdir(dir, { recursive: true, mode: 0o755 });
 }
+
+/** A plain local volume: its data goes with it. Anything else (options, another driver) may outlive `docker volume rm`. */
+export function keepsNoData(settings: WorkspaceVolumeSettings): boolean {
+  return settings.driver === 'local' && Object.keys(settings.options).length === 0;
+}
