@@ -116,9 +116,11 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
     log.warn('the workspace host was lost', { hostId: host.hostId });
     return true;
   };
-  /** Container work that ends quietly (false) when the host is lost, so the workflow can record it. */
   /** Chats whose turn loop ended with the lost host: asked again once the workspace runs elsewhere. */
   const lostChats = new Set<string>();
+  /** Whether `replica.ready` went out (a new workspace whose first host was lost is ready elsewhere). */
+  let announcedReady = machine.status !== 'preparing';
+  /** Container work that ends quietly (false) when the host is lost, so the workflow can record it. */
   const onContainer = async (work: () => Promise<unknown>): Promise<boolean> => {
     try {
       await work();
@@ -266,6 +268,8 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
       return true;
     }
     await setStatus('active');
+    if (!announcedReady) notify('replica.ready', { status: 'active' });
+    announcedReady = true;
     for (const chatId of lostChats) machine.workRequested(chatId);
     lostChats.clear();
     return true;
@@ -292,8 +296,10 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
       }
       ({ containers, turns } = onHost(host));
     }
-    if (await bringUp(true)) notify('replica.ready', { status: 'active' });
-    else if (lost === null || !host?.sharedVolumes) return settleDeliveries();
+    if (await bringUp(true)) {
+      notify('replica.ready', { status: 'active' });
+      announcedReady = true;
+    } else if (lost === null || !host?.sharedVolumes) return settleDeliveries();
   }
 
   for (;;) {
