@@ -310,6 +310,19 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
      * its worker lost on every attempt), so the chat takes its next message. The message id, or
      * null when no turn was running.
      */
+    /**
+     * Every turn of the replica still marked running ends interrupted: their host was lost with
+     * them (the workspace moves on, so no attempt will end them). Answers what was ended.
+     */
+    async interruptRunningTurns({ replicaId, error }: { replicaId: string; error: string }): Promise<Array<{ chatId: string; messageId: string }>> {
+      const running: Array<{ id: string; chat_id: string }> = await replicaMessages.allRunning(replicaId);
+      for (const message of running) {
+        await endTurn(replicaId, message.chat_id, message.id, { status: 'interrupted', error });
+        await events.emit(replicaId, 'error', { code: 'turn_interrupted', message: error, chatId: message.chat_id, messageId: message.id });
+      }
+      return running.map((m) => ({ chatId: m.chat_id, messageId: m.id }));
+    },
+
     async failRunningTurn({ replicaId, chatId, error }: { replicaId: string; chatId: string; error: string }): Promise<{ messageId: string | null }> {
       const running = await replicaMessages.running(replicaId, chatId);
       if (running) await endTurn(replicaId, chatId, running.id, { status: 'failed', error });

@@ -13,13 +13,15 @@ export interface HostActivityDeps {
   logger: Logger;
   /** The schedule-to-start timeout of container work, and how long a silent host is still offered work. */
   hostTimeoutMs: number;
+  /** `HANGAR_WORKSPACE_VOLUMES_SHARED`: every host opens the same workspace volumes, so a lost host's workspaces can move. */
+  workspaceVolumesShared?: boolean;
 }
 
 /** Hosts seen within this long count as the deployment's hosts (a host renamed or retired long ago does not). */
 const RECENT_HOSTS_MS = 7 * 24 * 3600 * 1000;
 
 /** The label on every workspace container naming the worker host that created it. */
-export const HOST_LABEL = 'dev.hangar.host';
+export { HOST_LABEL } from '../src/sandbox/workspace/movedAway';
 
 export function createHostActivities(deps: HostActivityDeps) {
   const { workerHosts } = deps.repos;
@@ -29,6 +31,7 @@ export function createHostActivities(deps: HostActivityDeps) {
     hostId: host.id,
     taskQueue: host.taskQueue,
     scheduleToStartMs: (await workerHosts.countRecent(RECENT_HOSTS_MS)) > 1 ? deps.hostTimeoutMs : null,
+    ...(deps.workspaceVolumesShared ? { sharedVolumes: true } : {}),
   });
   // Retried by the workflow's policy while every host is full or silent; the workflow ends
   // the workspace in error with this message when the retries run out.
@@ -49,6 +52,23 @@ export function createHostActivities(deps: HostActivityDeps) {
       // From the workflow's request to the choice, queueing included (bench/hosts.ts reads it).
       const waitedMs = Date.now() - Context.current().info.currentAttemptScheduledTimestampMs;
       deps.logger.info('workspace placed', { replicaId, hostId: host.id, placementMs: waitedMs });
+      return await placement(host);
+    },
+
+    /**
+     * A workspace whose host was lost, on shared storage: another live host for it, recorded on
+     * the replica; null when there is none (the workspace goes to `error`).
+     */
+    async replaceWorkspace({ replicaId, lostHostId }: { replicaId: string; lostHostId: string }): Promise<HostPlacement | null> {
+      const row = await deps.repos.replicas.find(replicaId);
+      if (!row) return null;
+      const environmentId = row.environment_id ?? (await deps.repos.environments.findGlobal(row.organization_id))?.id ?? null;
+      const host = await workerHosts.replaceReplica(replicaId, { lostHostId, windowMs: deps.hostTimeoutMs, environmentId });
+      if (!host) {
+        deps.logger.warn('no other live host for a workspace whose host was lost', { replicaId, lostHostId });
+        return null;
+      }
+      deps.logger.info('workspace moved off a lost host', { replicaId, lostHostId, hostId: host.id });
       return await placement(host);
     },
 

@@ -69,6 +69,8 @@ export interface ActivityDeps {
   hostId: string;
   /** Schedule-to-start timeout of container work on a host, and the liveness window of placement. */
   hostTimeoutMs: number;
+  /** `HANGAR_WORKSPACE_VOLUMES_SHARED`: placement marks workspaces movable to another host when theirs is lost. */
+  workspaceVolumesShared?: boolean;
 }
 
 /**
@@ -77,6 +79,7 @@ export interface ActivityDeps {
  */
 export const HOST_ACTIVITY_NAMES = [
   'provisionWorkspace',
+  'reprovisionWorkspace',
   'startWorkspace',
   'stopWorkspace',
   'removeWorkspace',

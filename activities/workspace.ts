@@ -78,11 +78,12 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
   const replica = (replicaId: string): Promise<ReplicaRow | null> => replicas.find(replicaId);
   const replicaEnv = (row: ReplicaRow) => replicaEnvironment(deps, row);
 
-  async function provision(row: ReplicaRow): Promise<{ warmPoolEnvironmentId?: string }> {
+  /** `again`: the workspace moves to this host over its shared volume, under the key it has (no warm entry is claimed). */
+  async function provision(row: ReplicaRow, again = false): Promise<{ warmPoolEnvironmentId?: string }> {
     const environmentId = row.environment_id ?? (await repos.environments.findGlobal(row.organization_id))?.id;
     if (!environmentId) throw new Error('the organization has no Global environment');
     const setup = await environmentSetup(deps, row.organization_id, environmentId);
-    const pool = await warmPools.findForEnvironment(setup.resolved.environment.id, { enabledOnly: true });
+    const pool = again ? null : await warmPools.findForEnvironment(setup.resolved.environment.id, { enabledOnly: true });
     const claimed = pool ? await claimWarmWorkspace(row, setup) : null;
     if (claimed) {
       // A warm container: only the per-replica things are left, then the start hooks.
@@ -205,6 +206,21 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
         const result = await provision(row);
         await recordAddress(row.id);
         return result;
+      });
+    },
+
+    /**
+     * The workspace comes to this host from a lost one: its home is on shared storage, so a
+     * container made here over the same volume finds its files; a checked-out repository is
+     * kept, the environment's files are written again and the start hooks run again.
+     */
+    async reprovisionWorkspace({ replicaId }: { replicaId: string }) {
+      const row = await replica(replicaId);
+      if (!row) return { ok: false, error: 'the replica no longer exists' };
+      return outcome(async () => {
+        if ((await runtime.state(workspaceKey(row))) === 'missing') await provision(row, true);
+        else await runtime.start(workspaceKey(row), row.organization_id);
+        await recordAddress(row.id);
       });
     },
 

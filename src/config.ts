@@ -5,6 +5,7 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { DOCKER_HOST_NAME } from './sandbox/dockerHost';
+import { parseVolumeSettings, type WorkspaceVolumeSettings } from './sandbox/workspace/volumes';
 import type { AgentId } from './agents/catalog';
 import type { LogLevel } from './logger';
 import type { S3Settings } from './storage/s3Store';
@@ -107,6 +108,13 @@ export interface Config {
    * lost), and how long a host that stopped heartbeating is still offered new workspaces.
    */
   hostTimeoutMs: number;
+  /**
+   * `HANGAR_WORKSPACE_VOLUME_DRIVER` (default `local`), `HANGAR_WORKSPACE_VOLUME_OPTIONS` (JSON
+   * driver options, `{name}` the volume's name) and `HANGAR_WORKSPACE_VOLUMES_SHARED` (default
+   * false): where workspace homes live, and whether every host opens the same storage (then a
+   * lost host's workspaces are re-provisioned on another host).
+   */
+  workspaceVolumes: WorkspaceVolumeSettings;
   automationSweepMs: number;
   /**
    * `HANGAR_WORKSPACE_RECONCILE_SECONDS` (default 30): how often a worker checks that its host's
@@ -266,6 +274,12 @@ function hostId(env: NodeJS.ProcessEnv): string {
   return short;
 }
 
+function workspaceVolumes(env: NodeJS.ProcessEnv): WorkspaceVolumeSettings {
+  const parsed = parseVolumeSettings({ driver: env.HANGAR_WORKSPACE_VOLUME_DRIVER, options: env.HANGAR_WORKSPACE_VOLUME_OPTIONS, shared: env.HANGAR_WORKSPACE_VOLUMES_SHARED });
+  if (typeof parsed === 'string') throw new ConfigError(parsed);
+  return parsed;
+}
+
 const HOST_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 
 const list = (raw: string | undefined) => (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -393,6 +407,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
     workerHostId: hostId(env),
     hostMaxWorkspaces: int(env, 'HANGAR_HOST_MAX_WORKSPACES', 0, 0, 100_000) || null,
     hostTimeoutMs: int(env, 'HANGAR_HOST_TIMEOUT_SECONDS', 300, 3, 86_400) * 1000,
+    workspaceVolumes: workspaceVolumes(env),
     automationSweepMs: int(env, 'HANGAR_AUTOMATION_SWEEP_SECONDS', 30, 1, 3600) * 1000,
     workspaceReconcileMs: int(env, 'HANGAR_WORKSPACE_RECONCILE_SECONDS', 30, 1, 3600) * 1000,
     engineLostMs: int(env, 'HANGAR_ENGINE_LOST_SECONDS', 120, 5, 86_400) * 1000,

@@ -94,6 +94,12 @@ export interface HostPlacement {
   hostId: string;
   taskQueue: string;
   scheduleToStartMs: number | null;
+  /**
+   * The placing worker's `HANGAR_WORKSPACE_VOLUMES_SHARED`: every host opens this workspace's
+   * volume, so when the host is lost the workspace is re-provisioned on another one instead of
+   * ending in `error`.
+   */
+  sharedVolumes?: boolean;
 }
 
 // --- Workspaces ----------------------------------------------------------------------------

@@ -50,6 +50,8 @@ type WebhookEvent = 'replica.ready' | 'replica.turn_completed' | 'replica.delete
 const WORKER_HOSTS_PATCH = 'worker-hosts';
 /** How long a restart waits for the turns on the stopped container to end before starting it. */
 const RESTART_TURNS_WAIT = '2 minutes';
+/** A lost host's workspace on shared storage moves to another host instead of ending in `error`. */
+const REPROVISION_PATCH = 'reprovision-shared-volumes';
 
 export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
   const { replicaId } = input;
@@ -116,6 +118,10 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
     log.warn('the workspace host was lost', { hostId: host.hostId });
     return true;
   };
+  /** Chats whose turn loop ended with the lost host: asked again once the workspace runs elsewhere. */
+  const lostChats = new Set<string>();
+  /** Whether `replica.ready` went out (a new workspace whose first host was lost is ready elsewhere). */
+  let announcedReady = machine.status !== 'preparing';
   /** Container work that ends quietly (false) when the host is lost, so the workflow can record it. */
   const onContainer = async (work: () => Promise<unknown>): Promise<boolean> => {
     try {
@@ -144,7 +150,8 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
       result = fresh ? await containers.provisionWorkspace({ replicaId }) : await containers.startWorkspace({ replicaId });
     } catch (err) {
       if (!noteLost(err)) throw err;
-      await setStatus('error', lost!);
+      // On shared storage the loop moves the workspace to another host; otherwise it ends here.
+      if (!host?.sharedVolumes) await setStatus('error', lost!);
       return false;
     }
     if (!result.ok) {
@@ -173,8 +180,12 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
       return await turns.runNextTurn({ replicaId, chatId });
     } catch (err) {
       if (isCancellation(err)) throw err;
-      // Nothing ran (the turn was never picked up): the message stays queued, the workspace goes to error.
-      if (noteLost(err)) return { ran: false };
+      // Nothing ran (the turn was never picked up): the message stays queued, the workspace goes
+      // to error or, on shared storage, to another host where the chat is taken up again.
+      if (noteLost(err)) {
+        lostChats.add(chatId);
+        return { ran: false };
+      }
       const error = `the agent's turn did not finish: ${failureMessage(err)}`;
       const failed = await records.failRunningTurn({ replicaId, chatId, error });
       return { ran: true, messageId: failed.messageId ?? undefined, ok: false, error, interrupted: true };
@@ -249,6 +260,57 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
     await setStatus('error', message);
   };
 
+  /**
+   * The host was lost and the workspace's volume is on storage every host opens: the turns cut
+   * with the host end interrupted, the workspace is placed on another live host and provisioned
+   * there over the same volume, and its chats carry on (docs/decisions.md, "Re-provisioning on
+   * shared storage"). False when it cannot move (not shared, or no other host): it goes to `error`.
+   */
+  const relocate = async (): Promise<boolean> => {
+    if (!host?.sharedVolumes || !patched(REPROVISION_PATCH)) return false;
+    const lostHost = host;
+    const why = lost!;
+    for (const chatId of machine.runningChats) lostChats.add(chatId);
+    await stopTurns();
+    const next = await placements.replaceWorkspace({ replicaId, lostHostId: lostHost.hostId }).catch((err) => {
+      log.warn('the workspace could not be moved off its lost host', { error: failureMessage(err) });
+      return null;
+    });
+    if (!next) return false;
+    host = next;
+    ({ containers, turns } = onHost(host));
+    lost = null;
+    log.warn('the workspace moves off its lost host', { from: lostHost.hostId, to: host.hostId });
+    // The turns that were running on the lost host end interrupted, and whoever waits on them hears.
+    const error = `${why}; the turn was cut, and the workspace moved to host "${host.hostId}"`;
+    for (const cut of await records.interruptRunningTurns({ replicaId, error })) {
+      lostChats.add(cut.chatId);
+      const outcome: RunOutcome = { ok: false, error, interrupted: true };
+      notify('replica.turn_completed', { chatId: cut.chatId, messageId: cut.messageId, isComplete: false });
+      if (cut.messageId === input.reportTo?.messageId) await report(outcome);
+      await tellGrouped(cut.messageId, outcome);
+    }
+    await setStatus('preparing');
+    let result: Awaited<ReturnType<typeof containers.reprovisionWorkspace>>;
+    try {
+      result = await containers.reprovisionWorkspace({ replicaId });
+    } catch (err) {
+      if (!noteLost(err)) throw err;
+      return true; // the new host was lost too: the loop moves it again
+    }
+    if (!result.ok) {
+      // What was made there stays until the workspace is deleted: its volume is the workspace's data.
+      await setStatus('error', result.error);
+      return true;
+    }
+    await setStatus('active');
+    if (!announcedReady) notify('replica.ready', { status: 'active' });
+    announcedReady = true;
+    for (const chatId of lostChats) machine.workRequested(chatId);
+    lostChats.clear();
+    return true;
+  };
+
   const historyFull = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > input.historyLimit;
   const continueIfFull = async () => {
     if (!historyFull()) return;
@@ -270,11 +332,14 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
       }
       ({ containers, turns } = onHost(host));
     }
-    if (!(await bringUp(true))) return settleDeliveries();
-    notify('replica.ready', { status: 'active' });
+    if (await bringUp(true)) {
+      notify('replica.ready', { status: 'active' });
+      announcedReady = true;
+    } else if (lost === null || !host?.sharedVolumes) return settleDeliveries();
   }
 
   for (;;) {
+    if (lost !== null && machine.status !== 'error' && (await relocate())) continue;
     if (lost !== null && machine.status !== 'error') {
       await stopTurns();
       await setStatus('error', lost);

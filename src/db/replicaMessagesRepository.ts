@@ -107,6 +107,11 @@ export function createReplicaMessagesRepository(db: Knex) {
       return ((await ofChat(replicaId, chatId, trx).where({ status: 'running' }).first()) as MessageRow | undefined) ?? null;
     },
 
+    /** Every running message of the replica, whatever its chat. */
+    async allRunning(replicaId: string, trx: Knex = db): Promise<MessageRow[]> {
+      return (await trx('replica_messages').where({ replica_id: replicaId, status: 'running' }).orderBy('started_at').select('*')) as MessageRow[];
+    },
+
     async findById(replicaId: string, messageId: string, trx: Knex = db): Promise<MessageRow | null> {
       return ((await byId(replicaId, messageId, trx).first()) as MessageRow | undefined) ?? null;
     },

@@ -124,6 +124,41 @@ export function createWorkerHostsRepository(db: Knex) {
       });
     },
 
+    /**
+     * Moves a replica off a lost host: the chosen live host other than `lostHostId`, recorded on
+     * the row. A retry after the move returns the host already chosen. Null when no other live
+     * host has room (or the replica is gone).
+     */
+    async replaceReplica(replicaId: string, options: { lostHostId: string; windowMs: number; environmentId: string | null }): Promise<{ id: string; taskQueue: string } | null> {
+      return db.transaction(async (trx) => {
+        const row = await trx('replicas').where({ id: replicaId }).whereNull('deleted_at').forUpdate().first('host_id');
+        if (!row) return null;
+        if (row.host_id && row.host_id !== options.lostHostId) {
+          const host = await trx('worker_hosts').where({ id: row.host_id }).first('id', 'task_queue');
+          if (host) return { id: host.id, taskQueue: host.task_queue };
+        }
+        const hosts = (await liveHosts(trx, options.windowMs, options.environmentId)).filter((h) => h.id !== options.lostHostId);
+        const chosen = chooseHost(hosts);
+        if (!chosen) return null;
+        await trx('replicas').where({ id: replicaId }).update({ host_id: chosen.id });
+        return { id: chosen.id, taskQueue: chosen.taskQueue };
+      });
+    },
+
+    /**
+     * Of the workspace containers `keys` (replica ids, or warm-pool entry ids a replica claimed)
+     * found on `hostId`'s engine, those whose replica now lives on another host.
+     */
+    async movedAway(hostId: string, keys: string[]): Promise<string[]> {
+      if (keys.length === 0) return [];
+      const rows: Array<{ id: string; workspace_key: string | null }> = await db('replicas')
+        .where((q) => q.whereIn('id', keys).orWhereIn('workspace_key', keys))
+        .whereNotNull('host_id')
+        .whereNot('host_id', hostId)
+        .select('id', 'workspace_key');
+      return rows.map((r) => r.workspace_key ?? r.id).filter((key) => keys.includes(key));
+    },
+
     /** A host for a new warm-pool entry (the build records the entry's host itself). */
     async placeWarmEntry(options: { windowMs: number }): Promise<{ id: string; taskQueue: string } | null> {
       return db.transaction(async (trx) => {

@@ -30,6 +30,7 @@ import { closingOnError, gatewayOptions } from './shared';
 import { hostTaskQueue } from '../../workflows/shared';
 import { startHostHeartbeat } from '../temporal/hostHeartbeat';
 import { sweepRetiredWarmContainers } from './warmPoolSweep';
+import { sweepMovedWorkspaces } from '../sandbox/workspace/movedAway';
 import { startPreviewRelay } from '../previews/relay';
 import { createRelayGrants } from '../previews/relayGrants';
 import { startWorkspaceReconciler } from '../sandbox/workspace/reconciler';
@@ -53,6 +54,7 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
     networkMode: config.sandboxNetworkMode,
     networks: isolation?.networks,
     memoryCapBytes: config.workspaceMemoryCapBytes,
+    volumes: config.workspaceVolumes,
   });
   const sandbox = createSandboxRuntime(docker, {
     image: config.sandboxImage,
@@ -103,6 +105,7 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
       // Each provider's adapter is listed here as it is connected (Slack, Linear, GitHub, GitLab).
       hostId,
       hostTimeoutMs: config.hostTimeoutMs,
+      workspaceVolumesShared: config.workspaceVolumes.shared,
       threadAdapters: [
         createSlackThreadAdapter({
           repos,
@@ -134,6 +137,15 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
   void sweepRetiredWarmContainers({ docker, warmPools: repos.warmPools, remove: (id) => workspaceRuntime.remove(id), logger: logger.child({ component: 'warm-pools' }) }).catch((err) =>
     logger.warn('could not sweep the containers of retired warm-pool entries', { err }),
   );
+  // Containers of workspaces that moved to another host while this one was lost never run again
+  // beside them: awaited, so they are gone before this host takes any work.
+  await sweepMovedWorkspaces({
+    docker,
+    hostId,
+    movedAway: (id, keys) => repos.workerHosts.movedAway(id, keys),
+    removeContainer: (key) => workspaceRuntime.removeContainer(key),
+    logger: logger.child({ component: 'worker-host' }),
+  }).catch((err) => logger.warn('could not sweep the containers of workspaces that moved away', { err }));
   // API processes reach this host's previews through its relay; it listens before the host
   // advertises it, and a port already taken stops the worker here.
   const relay = config.previewRelay

@@ -3,11 +3,11 @@
  * with its home on a volume of the same name, so stopping keeps everything and removing
  * forgets it. Everything in it runs as `hangar` through execs.
  */
-import { rm } from 'node:fs/promises';
+import { rm, rmdir } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import type Docker from 'dockerode';
 import { workspaceStartDuration, secondsSince } from '../../metrics';
-import { LABEL_ROLE } from '../docker';
+import { hardenedContainer, LABEL_ROLE } from '../docker';
 import { dockerStatus, SandboxImageMissingError } from '../errors';
 import { moveOnto } from '../network/networks';
 import { SANDBOX_HOME } from '../request';
@@ -27,6 +27,7 @@ import { buildFilesArchive, EXTRACT_FILES_SCRIPT, prepareWorkspaceFiles } from '
 import { runWorkspaceHook } from './hook';
 import { LineSplitter } from './lines';
 import { openWorkspaceTty } from './tty';
+import { bindDirectory, keepsNoData, LOCAL_VOLUMES, prepareVolumeStorage, volumeOptions } from './volumes';
 import type { ExecRequest, WorkspaceRuntime, WorkspaceRuntimeOptions, WorkspaceSpec, WorkspaceState } from './types';
 
 export type * from './types';
@@ -44,6 +45,7 @@ export function createWorkspaceRuntime(docker: Docker, options: WorkspaceRuntime
   const networkMode = networkModeFrom(options.networkMode);
   const identity = options.gitIdentity ?? DEFAULT_GIT_IDENTITY;
   const cloneTimeoutMs = options.cloneTimeoutMs ?? DEFAULT_CLONE_TIMEOUT_MS;
+  const volumes = options.volumes ?? LOCAL_VOLUMES;
   let hostCpus: Promise<number> | null = null;
   const cpus = () =>
     (hostCpus ??= docker.info().then(
@@ -136,7 +138,10 @@ export function createWorkspaceRuntime(docker: Docker, options: WorkspaceRuntime
       const startedAt = Date.now();
       const labels = { ...spec.labels, [LABEL_ROLE]: WORKSPACE_ROLE, [LABEL_REPLICA]: spec.replicaId };
       const limits = limitsFor(spec.size, await cpus(), options.memoryCapBytes, network ?? networkMode);
-      await docker.createVolume({ Name: name, Labels: labels });
+      // On shared storage the volume may hold a workspace re-provisioned from another host: its
+      // data is kept; an empty one is filled from the image's home at the container's first start.
+      await prepareVolumeStorage(volumes, name);
+      await docker.createVolume({ Name: name, Labels: labels, Driver: volumes.driver, DriverOpts: volumeOptions(volumes, name) });
       try {
         await createContainer(spec, limits, labels);
       } catch (err) {
@@ -243,6 +248,15 @@ export function createWorkspaceRuntime(docker: Docker, options: WorkspaceRuntime
       await startContainer(replicaId);
     },
 
+    async removeContainer(replicaId) {
+      try {
+        await container(replicaId).remove({ force: true });
+      } catch (err) {
+        if (dockerStatus(err) !== 404) throw err;
+      }
+      log.info('workspace container removed, its volume kept', { replicaId });
+    },
+
     async remove(replicaId) {
       const name = workspaceName(replicaId);
       const joined = Object.keys((await inspect(replicaId))?.NetworkSettings?.Networks ?? {});
@@ -255,6 +269,9 @@ export function createWorkspaceRuntime(docker: Docker, options: WorkspaceRuntime
         if (!options.networks?.isOrganizationNetwork(network)) continue;
         await options.networks.releaseIfUnused(network).catch((err: unknown) => log.warn('could not remove an unused workspace network', { network, err }));
       }
+      // Storage other hosts open keeps its data when a volume is removed: empty it first, so a
+      // removed workspace is forgotten there too (an archived one comes back fresh).
+      if (!keepsNoData(volumes)) await emptyVolume(name);
       // The engine can report the volume in use for a moment after the container is gone.
       for (let attempt = 1; ; attempt++) {
         try {
@@ -267,6 +284,9 @@ export function createWorkspaceRuntime(docker: Docker, options: WorkspaceRuntime
           await new Promise((r) => setTimeout(r, 100));
         }
       }
+      // The directory made for a bind goes too (rmdir: only when empty).
+      const dir = bindDirectory(volumes, name);
+      if (dir) await rmdir(dir).catch(() => undefined);
       log.info('workspace removed', { replicaId });
     },
 
@@ -297,6 +317,31 @@ export function createWorkspaceRuntime(docker: Docker, options: WorkspaceRuntime
       }
     },
   };
+
+  /**
+   * Deletes everything in a volume with a short-lived container: root with only the capability
+   * to remove others' files, no network. A volume that does not exist is left alone.
+   */
+  async function emptyVolume(name: string): Promise<void> {
+    const exists = await docker.getVolume(name).inspect().then(() => true, (err: unknown) => (dockerStatus(err) === 404 ? false : Promise.reject(err)));
+    if (!exists) return;
+    const spec = hardenedContainer({ memoryBytes: 256 * 1024 * 1024, nanoCpus: 1_000_000_000, pidsLimit: 64, networkMode: 'none', oomScoreAdj: 0, mounts: [{ Type: 'volume', Source: name, Target: '/volume' }] });
+    const cleaner = await docker.createContainer({
+      ...spec,
+      Image: options.image,
+      Cmd: ['find', '/volume', '-mindepth', '1', '-delete'],
+      User: '0:0',
+      Labels: { [LABEL_ROLE]: 'workspace-cleaner' },
+      HostConfig: { ...spec.HostConfig, CapAdd: ['DAC_OVERRIDE'] },
+    });
+    try {
+      await cleaner.start();
+      const { StatusCode } = (await cleaner.wait()) as { StatusCode: number };
+      if (StatusCode !== 0) throw new Error(`emptying the workspace volume ${name} failed (exit ${StatusCode})`);
+    } finally {
+      await cleaner.remove({ force: true }).catch(() => undefined);
+    }
+  }
 
   /** A failing consumer callback must not break the command. */
   function guarded(fn: () => void): void {

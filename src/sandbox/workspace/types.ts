@@ -5,6 +5,7 @@
 import type Docker from 'dockerode';
 import type { Logger } from '../../logger';
 import type { WorkspaceNetworks } from '../network/networks';
+import type { WorkspaceVolumeSettings } from './volumes';
 
 export type WorkspaceSize = 'small' | 'large';
 export type WorkspaceState = 'running' | 'stopped' | 'missing';
@@ -105,6 +106,11 @@ export interface WorkspaceRuntime {
   start(replicaId: string, organizationId?: string): Promise<void>;
   /** Removes the container and its home volume; missing ones are fine. */
   remove(replicaId: string): Promise<void>;
+  /**
+   * Removes the container only, leaving its home volume and data: a container left on this host
+   * by a workspace that now runs on another host over the same shared volume.
+   */
+  removeContainer(replicaId: string): Promise<void>;
   state(replicaId: string): Promise<WorkspaceState>;
   /**
    * When the running container last started (Docker's StartedAt), or null when it is not
@@ -132,6 +138,8 @@ export interface WorkspaceRuntimeOptions {
   gitIdentity?: { name: string; email: string };
   /** How long a host-side `git clone` may take. Default 10 min. */
   cloneTimeoutMs?: number;
+  /** Where home volumes live (`HANGAR_WORKSPACE_VOLUME_*`). Default a local volume. */
+  volumes?: WorkspaceVolumeSettings;
 }
 
 export type { Docker };
