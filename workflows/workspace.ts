@@ -272,6 +272,8 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
     const why = lost!;
     for (const chatId of machine.runningChats) lostChats.add(chatId);
     await stopTurns();
+    // Not `active` while it has no container: from here until it runs on its new host.
+    await setStatus('preparing');
     const next = await placements.replaceWorkspace({ replicaId, lostHostId: lostHost.hostId }).catch((err) => {
       log.warn('the workspace could not be moved off its lost host', { error: failureMessage(err) });
       return null;
@@ -290,7 +292,6 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
       if (cut.messageId === input.reportTo?.messageId) await report(outcome);
       await tellGrouped(cut.messageId, outcome);
     }
-    await setStatus('preparing');
     let result: Awaited<ReturnType<typeof containers.reprovisionWorkspace>>;
     try {
       result = await containers.reprovisionWorkspace({ replicaId });

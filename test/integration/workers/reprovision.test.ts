@@ -136,7 +136,7 @@ describe('workers: re-provisioning a lost host\'s workspace on shared storage', 
 
     const moved = await until('the workspace to move to host A', async () => {
       const row = await replica(id);
-      return row.host_id === hostA && row.status === 'active' && row;
+      return row.host_id === hostA && row.status === 'active' && (await createDocker(process.env).getContainer(name).inspect().then(() => true, () => false)) && row;
     }, 180_000);
     expect(moved.status).to.equal('active');
     const onA = await createDocker(process.env).getContainer(name).inspect();
