@@ -221,7 +221,8 @@ export function aiUpstream(): { port: number; baseUrl(agent: string): string } {
   return { port, baseUrl: (agent) => `http://127.0.0.1:${port}/${agent}` };
 }
 
-async function reservePort(): Promise<number> {
+/** A loopback port the system just gave out and took back: free to listen on (or, unused, closed). */
+export async function reservePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -4,22 +4,12 @@
  * them); workspace.test.ts runs one real workspace end to end.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { harness } from '../../support/harness';
+import { harness, reservePort } from '../../support/harness';
 import { as, newOrg } from '../../support/http';
 import { insertChat, insertMessage, insertReplica } from '../replicas/activitySupport';
 import { hangar, json, scratchDir } from './support';
-
-/** A port nothing listens on: one the system gave out and took back. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Every line the commands write to stderr on failure has this shape. */
 const ERROR_LINE = /^hangar: [^\n]+\n$/;
@@ -87,7 +77,7 @@ describe('hangar (user commands)', function () {
     expect(noKey.code).to.equal(2);
     expect(noKey.stderr).to.include('no API key');
 
-    const closed = await closedPort();
+    const closed = await reservePort();
     const unreachable = await hangar(['list'], { key: 'k', env: { HANGAR_URL: `http://127.0.0.1:${closed}` } });
     expect(unreachable.code).to.equal(1);
     expect(unreachable.stderr).to.equal(`hangar: cannot reach http://127.0.0.1:${closed}: ECONNREFUSED\n`);

@@ -8,7 +8,7 @@
  * its own workspace and port only.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { createLogger } from '../../../src/logger';
@@ -16,7 +16,7 @@ import { createRelayGrants, GRANT_HEADER, GRANT_TTL_MS } from '../../../src/prev
 import { relayRequests } from '../../../src/previews/relay';
 import { buildApi, type ApiProcess } from '../../../src/processes';
 import { createDocker } from '../../../src/sandbox';
-import { harness } from '../../support/harness';
+import { harness, reservePort } from '../../support/harness';
 import { as, newOrg, request } from '../../support/http';
 import { until } from '../../support/wait';
 import { openSse, openWebSocket, raw, startApp } from './support';
@@ -24,14 +24,6 @@ import { openSse, openWebSocket, raw, startApp } from './support';
 const V = { 'X-Api-Version': '2026-05-17' };
 /** TEST-NET-1 (RFC 5737): routable in form, answered by nobody. A direct dial here would time out. */
 const NOWHERE = '192.0.2.1';
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 const forwarded = async (kind: 'http' | 'websocket') => (await relayRequests.get()).values.find((v) => v.labels.kind === kind && v.labels.outcome === 'forwarded')?.value ?? 0;
 
@@ -55,7 +47,7 @@ describe('previews: workspaces on a worker host reached through its preview rela
 
   before(async () => {
     const h = harness();
-    const port = await freePort();
+    const port = await reservePort();
     relayBase = `http://127.0.0.1:${port}`;
     await h.restartWorker({ workerHostId: hostId, previewRelay: { port, host: '127.0.0.1', url: relayBase } });
     expect((await h.database.db('worker_hosts').where({ id: hostId }).first('relay_url'))?.relay_url).to.equal(relayBase);

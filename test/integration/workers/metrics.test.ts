@@ -5,23 +5,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer, type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { expect } from 'chai';
 import { createDocker } from '../../../src/sandbox';
 import { LABEL_OWNER } from '../../../src/sandbox/docker';
-import { harness, METRICS_TOKEN } from '../../support/harness';
+import { harness, METRICS_TOKEN, reservePort } from '../../support/harness';
 import { until } from '../../support/wait';
 
 const ROOT = resolve(__dirname, '../../..');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((done) => server.close(done));
-  return port;
-}
 
 describe('workers: metrics endpoints', function () {
   this.timeout(300_000);
@@ -40,7 +31,7 @@ describe('workers: metrics endpoints', function () {
   });
 
   it('serves the worker metrics and the Temporal SDK metrics on their own ports', async () => {
-    const [workerPort, temporalPort] = [await freePort(), await freePort()];
+    const [workerPort, temporalPort] = [await reservePort(), await reservePort()];
     child = spawn(process.execPath, ['--require', 'tsx/cjs', 'src/bin/worker.ts'], {
       cwd: ROOT,
       env: {
