@@ -6,6 +6,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { DOCKER_HOST_NAME } from './sandbox/dockerHost';
 import { parseVolumeSettings, type WorkspaceVolumeSettings } from './sandbox/workspace/volumes';
+import { DEFAULT_PREVIEW_DOMAIN, hostName } from './domain/previews';
 import type { AgentId } from './agents/catalog';
 import type { LogLevel } from './logger';
 import type { S3Settings } from './storage/s3Store';
@@ -157,8 +158,19 @@ export interface Config {
   s3: S3Settings | undefined;
   /** Media: the largest upload, and signed links' default and longest lifetimes. */
   media: { maxBytes: number; linkDefaultSeconds: number; linkMaxSeconds: number };
-  /** `HANGAR_PREVIEW_DOMAIN`: previews answer at `{port}-{token}.{domain}` (wildcard DNS); unset: path form only. */
-  previewDomain: string | undefined;
+  /**
+   * `HANGAR_PREVIEW_DOMAIN` (default `localhost`): previews answer at `{port}-{token}.{domain}` on
+   * the API's listener, each on an origin of its own (wildcard DNS; `*.localhost` needs none).
+   */
+  previewDomain: string;
+  /**
+   * `HANGAR_PREVIEW_PORT` (unset: off), `HANGAR_PREVIEW_HOST` (default `HOST`), `HANGAR_PREVIEW_URL`
+   * (default: Hangar's base URL on that port): the path form `/preview/{token}/`, on a listener of
+   * its own, never the API's origin.
+   */
+  previewListener: { port: number; host: string; url: string | undefined } | null;
+  /** Which form preview URLs take: `host` with a domain set or no listener, else `path` (on the listener). */
+  previewUrls: 'host' | 'path';
   /**
    * Previews on other hosts (docs/operations.md, "Several worker hosts"). `HANGAR_WORKER_RELAY_PORT`
    * (unset: off) and `HANGAR_WORKER_RELAY_HOST` (default 0.0.0.0): the worker's preview relay;
@@ -437,7 +449,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
     releasesDir: env.HANGAR_RELEASES_DIR || join(env.HANGAR_DATA_DIR || '.hangar', 'releases'),
     s3: s3Settings(env),
     media: mediaSettings(env),
-    previewDomain: previewDomain(env.HANGAR_PREVIEW_DOMAIN),
+    ...previewOrigins(env),
     previewRelay: previewRelay(env),
     previewDial: oneOf(env, 'HANGAR_PREVIEW_DIAL', ['auto', 'relay'] as const, 'auto'),
     slack: { apiUrl: httpUrl(env, 'HANGAR_SLACK_API_URL') ?? 'https://slack.com/api' },
@@ -595,11 +607,38 @@ function mediaSettings(env: NodeJS.ProcessEnv): Config['media'] {
 function previewDomain(raw: string | undefined): string | undefined {
   if (!raw) return undefined;
   const domain = raw.trim().toLowerCase().replace(/\.$/, '');
+  if (domain === DEFAULT_PREVIEW_DOMAIN) return domain;
   const label = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
   if (!new RegExp(`^${label}(?:\\.${label})+$`).test(domain) || domain.length > 200) {
     throw new ConfigError(`HANGAR_PREVIEW_DOMAIN must be a domain name such as preview.example.com (no scheme, port or *), got "${raw}"`);
   }
   return domain;
+}
+
+/**
+ * Where previews answer (docs/decisions.md, "Preview origins"): never on the API's origin. The
+ * host form under `HANGAR_PREVIEW_DOMAIN`, else under `localhost`; the path form only on a
+ * listener of its own, and answers name it when no domain is set.
+ */
+function previewOrigins(env: NodeJS.ProcessEnv): Pick<Config, 'previewDomain' | 'previewListener' | 'previewUrls'> {
+  const domain = previewDomain(env.HANGAR_PREVIEW_DOMAIN);
+  const publicUrl = httpUrl(env, 'HANGAR_PUBLIC_URL');
+  if (domain && publicUrl && hostName(new URL(publicUrl).host).endsWith(`.${domain}`)) {
+    throw new ConfigError(`HANGAR_PUBLIC_URL must not lie under HANGAR_PREVIEW_DOMAIN (${domain}): every host there is a preview's`);
+  }
+  const hasPort = env.HANGAR_PREVIEW_PORT !== undefined && env.HANGAR_PREVIEW_PORT !== '';
+  if (!hasPort && (env.HANGAR_PREVIEW_URL || env.HANGAR_PREVIEW_HOST)) throw new ConfigError('HANGAR_PREVIEW_URL and HANGAR_PREVIEW_HOST need HANGAR_PREVIEW_PORT (the path-form listener)');
+  let listener: Config['previewListener'] = null;
+  if (hasPort) {
+    const port = int(env, 'HANGAR_PREVIEW_PORT', 0, 1, 65535);
+    if (port === int(env, 'PORT', 8080, 0, 65535)) throw new ConfigError('HANGAR_PREVIEW_PORT must differ from PORT: previews never share the API\'s origin');
+    const url = httpUrl(env, 'HANGAR_PREVIEW_URL');
+    if (url && publicUrl && new URL(url).origin === new URL(publicUrl).origin) {
+      throw new ConfigError('HANGAR_PREVIEW_URL must be an origin of its own (another host or port than HANGAR_PUBLIC_URL): previews never share the API\'s origin');
+    }
+    listener = { port, host: env.HANGAR_PREVIEW_HOST || env.HOST || '0.0.0.0', url };
+  }
+  return { previewDomain: domain ?? DEFAULT_PREVIEW_DOMAIN, previewListener: listener, previewUrls: listener && !domain ? 'path' : 'host' };
 }
 
 /**

@@ -3,15 +3,21 @@
  * names one. A preview is named by its token, 32 lowercase hex characters, so both forms are
  * DNS- and path-safe:
  *
- * - host form `{port}-{token}.{domain}` (wildcard DNS), the port repeated so a host name
- *   cannot be pointed at another port of the same workspace;
- * - path form `/preview/{token}/…` on Hangar's own base URL, for machines without wildcard DNS.
+ * - host form `{port}-{token}.{domain}`, the port repeated so a host name cannot be pointed at
+ *   another port of the same workspace: the default, under `localhost` (browsers resolve every
+ *   `*.localhost` name to loopback) or an operator's wildcard domain. Each preview is an origin
+ *   of its own.
+ * - path form `/preview/{token}/…`, only on a listener of its own (its own port, so never the
+ *   API's origin), for deployments without wildcard DNS; every preview there shares that origin.
+ *
+ * Workspace content never runs on the API's origin: the proxy drops the response headers that
+ * reach beyond one preview (`previewResponseHeaders`).
  */
 
 export const PREVIEW_TOKEN = /^[0-9a-f]{32}$/;
 /** The query parameter a signed link carries; it is swapped for a cookie and never forwarded. */
 export const LINK_PARAM = 'hangar_preview_link';
-/** The cookie a signed link sets: scoped to one preview (its host, or its path). */
+/** The cookie a signed link sets: scoped to one preview (its host, or its path), SameSite=Strict. */
 export const SESSION_COOKIE = 'hangar_preview';
 /** The header a member's API key rides in, so the app's own `Authorization` stays the app's. */
 export const API_KEY_HEADER = 'x-hangar-api-key';
@@ -23,6 +29,16 @@ export const LINK_DEFAULT_SECONDS = 15 * 60;
 export const LINK_MAX_SECONDS = 24 * 60 * 60;
 
 const PATH_PREFIX = '/preview/';
+
+/** The preview domain when the operator sets none: every `*.localhost` name is loopback to a browser. */
+export const DEFAULT_PREVIEW_DOMAIN = 'localhost';
+
+/**
+ * Where previews answer, as answers name them: the host form under a domain (on the API's
+ * listener, a host of its own per preview), or the path form on the preview listener (its
+ * port, and its public base URL when the operator gives one).
+ */
+export type PreviewOrigins = { form: 'host'; domain: string } | { form: 'path'; listenerPort: number; baseUrl: string | undefined };
 
 export interface HostPreview {
   port: number;
@@ -76,15 +92,23 @@ export function parsePreviewPath(url: string): PathPreview | null {
 export const previewPathPrefix = (token: string) => `${PATH_PREFIX}${token}`;
 
 /**
- * A preview's URL. With a preview domain, the host form, on the scheme and port of Hangar's
- * public base URL (so `http://localhost:8080` gives `http://3000-….preview.localhost:8080/`);
- * without one, the path form on that base URL.
+ * A preview's URL. The host form takes the scheme and port of Hangar's base URL (so
+ * `http://localhost:8080` gives `http://3000-….localhost:8080/`). The path form lives on the
+ * preview listener: its public base URL, else Hangar's base URL with the listener's port.
  */
-export function previewUrl(options: { baseUrl: string; domain: string | undefined; port: number; token: string }): string {
+export function previewUrl(options: { baseUrl: string; origins: PreviewOrigins; port: number; token: string }): string {
   const base = new URL(options.baseUrl);
-  if (!options.domain) return `${base.origin}${base.pathname.replace(/\/+$/, '')}${previewPathPrefix(options.token)}/`;
-  const port = base.port ? `:${base.port}` : '';
-  return `${base.protocol}//${options.port}-${options.token}.${options.domain}${port}/`;
+  const { origins } = options;
+  if (origins.form === 'host') {
+    const port = base.port ? `:${base.port}` : '';
+    return `${base.protocol}//${options.port}-${options.token}.${origins.domain}${port}/`;
+  }
+  if (origins.baseUrl) {
+    const listener = new URL(origins.baseUrl);
+    return `${listener.origin}${listener.pathname.replace(/\/+$/, '')}${previewPathPrefix(options.token)}/`;
+  }
+  base.port = String(origins.listenerPort);
+  return `${base.origin}${previewPathPrefix(options.token)}/`;
 }
 
 /** `?a=1&hangar_preview_link=…&b=2` → `?a=1&b=2` (and `''` when nothing is left). */
@@ -95,7 +119,11 @@ export function withoutLinkParam(search: string): string {
   return rest ? `?${rest}` : '';
 }
 
-/** The `Set-Cookie` value of a preview session: HttpOnly, SameSite=Lax, host-only, scoped to one preview. */
+/**
+ * The `Set-Cookie` value of a preview session: HttpOnly, host-only, scoped to one preview, and
+ * SameSite=Strict, so no other site's page (another preview's included, in the host form) makes
+ * a browser send it.
+ */
 export function sessionCookie(options: { value: string; pathPrefix: string | null; maxAgeSeconds: number; secure: boolean }): string {
   const path = options.pathPrefix ? `${options.pathPrefix}/` : '/';
   return [
@@ -103,7 +131,7 @@ export function sessionCookie(options: { value: string; pathPrefix: string | nul
     `Path=${path}`,
     `Max-Age=${Math.max(0, Math.floor(options.maxAgeSeconds))}`,
     'HttpOnly',
-    'SameSite=Lax',
+    'SameSite=Strict',
     ...(options.secure ? ['Secure'] : []),
   ].join('; ');
 }
@@ -150,4 +178,89 @@ export function isForwardableAddress(address: string | null | undefined): addres
   if (!/^[0-9a-f:]+$/i.test(address) || !address.includes(':')) return false;
   const lower = address.toLowerCase();
   return lower !== '::' && lower !== '::1' && !lower.startsWith('fe80:') && !lower.startsWith('::ffff:');
+}
+
+/** Where a preview's own cookies may reach: its host (host form) or its path on the shared listener. */
+export type PreviewScope = { host: string } | { pathPrefix: string };
+
+/**
+ * Response headers a workspace's server may not send through the proxy, because they act beyond
+ * one preview: a service worker scope wider than the script's folder, wiping another origin's
+ * storage, or HSTS for a host the preview shares (the operator's front decides that one).
+ */
+const DROPPED_RESPONSE_HEADERS = ['service-worker-allowed', 'clear-site-data', 'strict-transport-security'];
+
+/** The name and attributes of one `Set-Cookie` value (the last of each attribute wins, as in RFC 6265). */
+function cookieParts(setCookie: string): { name: string; attributes: Map<string, string> } {
+  const [pair = '', ...attrs] = setCookie.split(';');
+  const eq = pair.indexOf('=');
+  const name = (eq < 0 ? '' : pair.slice(0, eq)).trim();
+  const attributes = new Map<string, string>();
+  for (const attr of attrs) {
+    const at = attr.indexOf('=');
+    const key = (at < 0 ? attr : attr.slice(0, at)).trim().toLowerCase();
+    if (key) attributes.set(key, at < 0 ? '' : attr.slice(at + 1).trim());
+  }
+  return { name, attributes };
+}
+
+/**
+ * Whether a cookie the app sets stays within its preview: never Hangar's own cookie; in the
+ * host form no `Domain` but the preview's own host (a parent domain would reach every preview
+ * and Hangar); in the path form no `Domain` at all and a `Path` within `/preview/{token}/` (an
+ * absent or relative path defaults to the request's folder, which is within it).
+ */
+export function cookieStaysInPreview(setCookie: string, scope: PreviewScope): boolean {
+  const { name, attributes } = cookieParts(setCookie);
+  if (name === SESSION_COOKIE) return false;
+  const domain = attributes.get('domain');
+  if ('host' in scope) return domain === undefined || domain.replace(/^\./, '').toLowerCase().replace(/\.$/, '') === scope.host;
+  if (domain !== undefined) return false;
+  const path = attributes.get('path');
+  if (path === undefined || !path.startsWith('/')) return true;
+  return path === scope.pathPrefix || path.startsWith(`${scope.pathPrefix}/`);
+}
+
+/** Removes, in place, what a preview's response may not carry to the browser; returns what it removed. */
+export function scopePreviewResponseHeaders(headers: Record<string, string | string[] | undefined>, scope: PreviewScope): string[] {
+  const removed: string[] = [];
+  for (const name of DROPPED_RESPONSE_HEADERS) {
+    if (headers[name] !== undefined) {
+      delete headers[name];
+      removed.push(name);
+    }
+  }
+  const cookies = headers['set-cookie'];
+  if (cookies !== undefined) {
+    const list = Array.isArray(cookies) ? cookies : [cookies];
+    const kept = list.filter((cookie) => cookieStaysInPreview(cookie, scope));
+    if (kept.length < list.length) removed.push(`set-cookie (${list.length - kept.length})`);
+    if (kept.length) headers['set-cookie'] = kept;
+    else delete headers['set-cookie'];
+  }
+  return removed;
+}
+
+/** Methods a browser may send cross-origin without changing anything (the rest change state). */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Whether a request carrying a preview's session cookie comes from a page of another origin
+ * and would change state (an unsafe method, or a WebSocket, which browsers open from any page
+ * with the cookie). `Origin` is compared with the Host the browser connected to; a request with
+ * no `Origin` is not from a browser page (browsers send one with every such request), and
+ * `Origin: null` (a sandboxed or opaque page) is foreign.
+ */
+export function crossOriginStateChange(options: { method: string | undefined; websocket: boolean; origin: string | undefined; host: string | undefined }): boolean {
+  if (!options.websocket && SAFE_METHODS.has((options.method ?? 'GET').toUpperCase())) return false;
+  if (options.origin === undefined) return false;
+  try {
+    const origin = new URL(options.origin);
+    // The Host read on the Origin's scheme, so a default port written or not compares equal.
+    const host = new URL(`${origin.protocol}//${options.host ?? ''}`);
+    if (host.username || host.password || host.pathname !== '/') return true;
+    return !origin.host || origin.host !== host.host;
+  } catch {
+    return true;
+  }
 }

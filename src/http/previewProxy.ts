@@ -1,18 +1,25 @@
 /**
  * The preview proxy, in front of Koa in the API process: requests whose Host lies under the
- * preview domain, or whose path starts with `/preview/`, are a workspace's, never the API's.
- * It finds the preview by its token, checks access (public; or a member's API key, or the
- * cookie a signed link set), wakes a sleeping workspace, strips Hangar's credentials and
- * forwards, both ways, streaming (server-sent events, WebSockets): to the workspace container's
- * own address on its Docker network, or, when the workspace's host has a preview relay, to that
- * relay with a signed grant for this workspace and port (src/previews/relay.ts).
+ * preview domain are a workspace's, never the API's. It finds the preview by its token, checks
+ * access (public; or a member's API key, or the cookie a signed link set, which changes nothing
+ * from another origin), wakes a sleeping workspace, strips Hangar's credentials and forwards,
+ * both ways, streaming (server-sent events, WebSockets): to the workspace container's own
+ * address on its Docker network, or, when the workspace's host has a preview relay, to that
+ * relay with a signed grant for this workspace and port (src/previews/relay.ts). Answers lose
+ * the headers that would act beyond their preview.
+ *
+ * The path form `/preview/{token}/…` is served only on the preview listener (its own port, so
+ * its own origin). On the API's listener such a path, an old link, is redirected to where the
+ * preview answers now: workspace content never runs on the API's origin.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { PreviewTarget } from '../db/previewsRepository';
 import {
   API_KEY_HEADER,
+  crossOriginStateChange,
   hangarBearer,
+  hostName,
   isForwardableAddress,
   isPreviewPath,
   isUnderDomain,
@@ -20,20 +27,27 @@ import {
   parsePreviewHost,
   parsePreviewPath,
   previewPathPrefix,
+  type PreviewScope,
+  scopePreviewResponseHeaders,
   sessionCookie,
   splitCookies,
   withoutLinkParam,
 } from '../domain/previews';
 import type { Logger } from '../logger';
 import { createForwarder, type ForwardTarget, unreachable } from '../previews/forwarder';
-import { answerPage, type Refusal, writeRefusal } from '../previews/pages';
+import { answerPage, continuePage, type Refusal, wantsHtml, writeRefusal } from '../previews/pages';
 import { GRANT_HEADER } from '../previews/relayGrants';
 import type { PreviewsService } from '../services/previews';
 
 export interface PreviewProxyOptions {
   previews: PreviewsService;
-  /** `HANGAR_PREVIEW_DOMAIN`; without it only the path form routes. */
-  domain: string | undefined;
+  /** `HANGAR_PREVIEW_DOMAIN` (default `localhost`): hosts under it are previews on any listener. */
+  domain: string;
+  /**
+   * `api`: the API's own listener, where `/preview/…` only redirects to the preview's origin;
+   * `previews`: the preview listener, which serves the path form and nothing of the API's.
+   */
+  listener: 'api' | 'previews';
   logger: Logger;
   /** A port with nothing behind it answers 502 within this, rather than hang. */
   connectTimeoutMs?: number;
@@ -64,8 +78,11 @@ interface Located {
   url: string;
   /** `/preview/{token}` in the path form, null in the host form. */
   prefix: string | null;
+  /** How far the app's own cookies may reach. */
+  scope: PreviewScope;
 }
 
+/** `cookie`: a signed link was opened; a browser gets a page that follows on from the preview's own origin. */
 type Outcome = { kind: 'forward'; located: Located; hop: Hop } | { kind: 'redirect'; location: string; cookie?: string } | { kind: 'refuse'; refusal: Refusal };
 
 const refuse = (status: number, error: string, details: string | null, extra: Partial<Refusal> = {}): Outcome => ({ kind: 'refuse', refusal: { status, error, details, ...extra } });
@@ -77,7 +94,18 @@ function firstHeader(value: string | string[] | undefined): string | undefined {
 
 export function createPreviewProxy(options: PreviewProxyOptions): PreviewProxy {
   const { previews, domain, logger } = options;
-  const forwarder = createForwarder({ logger, connectTimeoutMs: options.connectTimeoutMs });
+  /** The scope of each request being forwarded, for its answer's headers. */
+  const scopes = new WeakMap<IncomingMessage, PreviewScope>();
+  const forwarder = createForwarder({
+    logger,
+    connectTimeoutMs: options.connectTimeoutMs,
+    responseHeaders: (req, headers) => {
+      const scope = scopes.get(req);
+      // Nothing from a workspace reaches a browser unscoped.
+      const removed = scope ? scopePreviewResponseHeaders(headers, scope) : scopePreviewResponseHeaders(headers, { pathPrefix: '/preview/-' });
+      if (removed.length) logger.debug('preview answer headers dropped', { removed });
+    },
+  });
   const upgraded = new Set<Duplex>();
 
   const proto = (req: IncomingMessage) => firstHeader(req.headers['x-forwarded-proto']) ?? ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
@@ -89,17 +117,21 @@ export function createPreviewProxy(options: PreviewProxyOptions): PreviewProxy {
     let url = rawUrl;
     let prefix: string | null = null;
     let hostPort: number | null = null;
+    let scope: PreviewScope;
     if (isUnderDomain(req.headers.host, domain)) {
       const parsed = parsePreviewHost(req.headers.host, domain);
       if (!parsed) return refuse(404, 'Preview not found', 'the host name does not name a preview');
       ({ token } = parsed);
       hostPort = parsed.port;
+      scope = { host: hostName(req.headers.host) };
     } else {
       const parsed = parsePreviewPath(rawUrl);
       if (!parsed) return refuse(404, 'Preview not found', 'the path does not name a preview');
       token = parsed.token;
+      if (options.listener === 'api') return moved(req, token, parsed.rest, websocket);
       prefix = previewPathPrefix(token);
       url = parsed.rest;
+      scope = { pathPrefix: prefix };
       // Relative URLs of the app resolve below `/preview/{token}/` only.
       if (parsed.bare && !websocket) return { kind: 'redirect', location: `${prefix}${parsed.rest}` };
     }
@@ -108,7 +140,7 @@ export function createPreviewProxy(options: PreviewProxyOptions): PreviewProxy {
     if (!target || target.replica.deleted || (hostPort !== null && hostPort !== target.port)) {
       return refuse(404, 'Preview not found', 'no such preview: it may have been deleted');
     }
-    const located: Located = { target, url, prefix };
+    const located: Located = { target, url, prefix, scope };
 
     const query = url.includes('?') ? url.slice(url.indexOf('?')) : '';
     const linkToken = new URLSearchParams(query).get(LINK_PARAM);
@@ -123,10 +155,16 @@ export function createPreviewProxy(options: PreviewProxyOptions): PreviewProxy {
       };
     }
 
-    if (target.authenticated && !(await mayOpen(req, target))) {
-      return refuse(401, 'Authentication required', `this preview is for members: send an API key in ${API_KEY_HEADER}, or open a signed link`, { authenticated: true });
+    if (target.authenticated) {
+      const opener = await openedBy(req, target);
+      if (!opener) {
+        return refuse(401, 'Authentication required', `this preview is for members: send an API key in ${API_KEY_HEADER}, or open a signed link`, { authenticated: true });
+      }
+      // A page of another origin may not use the visitor's cookie to change anything here.
+      if (opener === 'session' && crossOriginStateChange({ method: req.method, websocket, origin: firstHeader(req.headers.origin), host: req.headers.host })) {
+        return refuse(403, 'Cross-origin request refused', "a members-only preview takes requests that change state with its cookie only from its own origin");
+      }
     }
-
     switch (target.replica.status) {
       case 'sleeping':
       case 'archived':
@@ -151,15 +189,30 @@ export function createPreviewProxy(options: PreviewProxyOptions): PreviewProxy {
     return { kind: 'forward', located, hop };
   }
 
-  async function mayOpen(req: IncomingMessage, target: PreviewTarget): Promise<boolean> {
+  /**
+   * An old path-form URL on the API's listener: a redirect to where the preview answers now (the
+   * same path, query and signed link), so existing links keep working and nothing of the
+   * workspace is served here. A WebSocket cannot follow a redirect: it is told where to go.
+   */
+  async function moved(req: IncomingMessage, token: string, rest: string, websocket: boolean): Promise<Outcome> {
+    const target = await previews.resolve(token);
+    if (!target || target.replica.deleted) return refuse(404, 'Preview not found', 'no such preview: it may have been deleted');
+    const current = previews.currentUrl(target, `${proto(req)}://${req.headers.host ?? 'localhost'}`);
+    const location = `${current.replace(/\/$/, '')}${rest}`;
+    if (websocket) return refuse(404, 'Preview moved', `previews no longer answer on Hangar's own origin; connect to ${current}`);
+    return { kind: 'redirect', location };
+  }
+
+  /** What lets the caller in: a member's API key, a signed link's session cookie, or nothing. */
+  async function openedBy(req: IncomingMessage, target: PreviewTarget): Promise<'key' | 'session' | null> {
     const headerKey = firstHeader(req.headers[API_KEY_HEADER]);
-    if (headerKey && (await previews.keyOpens(target, headerKey))) return true;
+    if (headerKey && (await previews.keyOpens(target, headerKey))) return 'key';
     const bearer = hangarBearer(req.headers.authorization);
-    if (bearer && (await previews.keyOpens(target, bearer))) return true;
+    if (bearer && (await previews.keyOpens(target, bearer))) return 'key';
     for (const session of splitCookies(req.headers.cookie).sessions) {
-      if (await previews.sessionOpens(target, session)) return true;
+      if (await previews.sessionOpens(target, session)) return 'session';
     }
-    return false;
+    return null;
   }
 
   function hopTo(target: PreviewTarget): Hop | null {
@@ -193,6 +246,7 @@ export function createPreviewProxy(options: PreviewProxyOptions): PreviewProxy {
     if (located.prefix) req.headers['x-forwarded-prefix'] = located.prefix;
     else delete req.headers['x-forwarded-prefix'];
     req.url = located.url;
+    scopes.set(req, located.scope);
   }
 
   function failed(located: Located, hop: Hop, err: NodeJS.ErrnoException): Refusal {
@@ -203,7 +257,7 @@ export function createPreviewProxy(options: PreviewProxyOptions): PreviewProxy {
   }
 
   return {
-    owns: (req) => isUnderDomain(req.headers.host, domain) || isPreviewPath(req.url),
+    owns: (req) => options.listener === 'previews' || isUnderDomain(req.headers.host, domain) || isPreviewPath(req.url),
 
     web(req, res) {
       locate(req, false).then(
@@ -211,8 +265,15 @@ export function createPreviewProxy(options: PreviewProxyOptions): PreviewProxy {
           if (outcome.kind === 'refuse') return answerPage(req, res, outcome.refusal);
           if (outcome.kind === 'redirect') {
             const headers: Record<string, string> = { location: outcome.location, 'cache-control': 'no-store' };
-            if (outcome.cookie) headers['set-cookie'] = outcome.cookie;
-            res.writeHead(outcome.cookie ? 302 : 308, headers);
+            if (!outcome.cookie) {
+              res.writeHead(308, headers);
+              return res.end();
+            }
+            headers['set-cookie'] = outcome.cookie;
+            // A redirect would still belong to the navigation that brought the link from another
+            // site, which a SameSite=Strict cookie does not join; the page's own refresh does.
+            if (wantsHtml(req)) return continuePage(res, headers);
+            res.writeHead(302, headers);
             return res.end();
           }
           prepare(req, outcome.located, outcome.hop);

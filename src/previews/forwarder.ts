@@ -3,7 +3,7 @@
  * forwarding a request or a WebSocket to one target, streaming both ways, with a connect
  * timeout and no half-open WebSockets.
  */
-import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import type { ClientRequest, IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createProxyServer } from 'http-proxy-3';
@@ -24,7 +24,14 @@ export interface Forwarder {
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 3000;
 
-export function createForwarder(options: { logger: Logger; connectTimeoutMs?: number }): Forwarder {
+export interface ForwarderOptions {
+  logger: Logger;
+  connectTimeoutMs?: number;
+  /** Sees, and may change in place, the headers of every answer before the client gets them (WebSocket handshakes included). */
+  responseHeaders?: (req: IncomingMessage, headers: IncomingHttpHeaders) => void;
+}
+
+export function createForwarder(options: ForwarderOptions): Forwarder {
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const proxy = createProxyServer({ xfwd: false, ws: true, prependPath: false });
 
@@ -39,11 +46,17 @@ export function createForwarder(options: { logger: Logger; connectTimeoutMs?: nu
     proxyReq.once('close', () => clearTimeout(timer));
   };
   proxy.on('proxyReq', (proxyReq) => guardConnect(proxyReq));
+  // Emitted before http-proxy copies the headers to the client.
+  const { responseHeaders } = options;
+  if (responseHeaders) proxy.on('proxyRes', (proxyRes, req) => responseHeaders(req, proxyRes.headers));
   // A WebSocket has no half-close: when either side goes, both go (a server that ignores the
   // client's FIN would otherwise hold both sockets open for ever).
-  proxy.on('proxyReqWs', (proxyReq, _req, socket) => {
+  // These listeners are added before http-proxy's own, so they run before it writes the answer.
+  proxy.on('proxyReqWs', (proxyReq, req, socket) => {
     guardConnect(proxyReq);
-    proxyReq.once('upgrade', (_res, proxySocket: Socket) => {
+    if (responseHeaders) proxyReq.once('response', (res: IncomingMessage) => responseHeaders(req, res.headers));
+    proxyReq.once('upgrade', (res: IncomingMessage, proxySocket: Socket) => {
+      responseHeaders?.(req, res.headers);
       socket.once('close', () => proxySocket.destroy());
       proxySocket.once('close', () => socket.destroy());
     });

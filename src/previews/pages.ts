@@ -62,6 +62,27 @@ export function answerPage(req: IncomingMessage, res: ServerResponse, refusal: R
   res.end(body);
 }
 
+/**
+ * After a signed link set the session cookie: a page whose refresh, started by the preview's own
+ * origin, opens the preview with the cookie (`headers` hold the cookie and the location).
+ */
+export function continuePage(res: ServerResponse, headers: Record<string, string>): void {
+  const target = escape(headers.location ?? '/');
+  const body = Buffer.from(
+    [
+      '<!doctype html><html lang="en"><head><meta charset="utf-8">',
+      `<meta http-equiv="refresh" content="0;url=${target}">`,
+      '<title>Opening the preview · Hangar</title>',
+      '</head><body>',
+      `<p>Opening the preview… <a href="${target}">continue</a></p>`,
+      '</body></html>',
+    ].join(''),
+  );
+  const { location: _location, ...rest } = headers;
+  res.writeHead(200, { ...rest, 'content-type': 'text/html; charset=utf-8', 'content-length': String(body.length) });
+  res.end(body);
+}
+
 /** A refused WebSocket upgrade: a plain HTTP answer on the socket, then close. */
 export function writeRefusal(socket: Duplex, refusal: Refusal): void {
   if (!socket.writable) return void socket.destroy();

@@ -2,7 +2,7 @@
  * The API process's assembly (HTTP only). Kept apart from the worker's so that an API process
  * never loads the worker's modules (the Temporal worker, Docker, the sandbox).
  */
-import { STATUS_CODES, createServer, type Server, type ServerResponse } from 'node:http';
+import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import { version } from '../../package.json';
 import type { Config } from '../config';
@@ -20,7 +20,8 @@ import { connectTemporal, createTemporalGateway, type TemporalGateway } from '..
 import { verifySearchAttributes } from '../temporal/searchAttributes';
 import type { Database } from '../db/database';
 import type { Tracing } from '../tracing';
-import { createPreviewProxy } from '../http/previewProxy';
+import { createPreviewProxy, type PreviewProxy } from '../http/previewProxy';
+import { DEFAULT_PREVIEW_DOMAIN, hostName } from '../domain/previews';
 import { closingOnError, gatewayOptions } from './shared';
 
 export interface ApiProcess {
@@ -28,11 +29,17 @@ export interface ApiProcess {
   services: Services;
   temporal: TemporalGateway;
   /**
-   * Serves on `server`: preview traffic (a Host under the preview domain, or `/preview/…`,
-   * WebSocket upgrades included) goes to the preview proxy, everything else to Koa.
+   * Serves on `server`: preview traffic (a Host under the preview domain, WebSocket upgrades
+   * included) goes to the preview proxy, an old `/preview/…` link to a redirect, everything
+   * else to Koa.
    */
   attach(server: Server): Server;
-  /** A new HTTP server with `attach`, listening; resolves once it listens. */
+  /** Serves the preview listener on `server`: the path form and nothing of the API's. */
+  attachPreviews(server: Server): Server;
+  /**
+   * A new HTTP server with `attach`, listening; resolves once it listens. With
+   * `HANGAR_PREVIEW_PORT`, the preview listener starts beside it (and `close` stops it).
+   */
   listen(port: number, host: string): Promise<Server>;
   close(): Promise<void>;
 }
@@ -79,16 +86,18 @@ export async function buildApi(options: { config: Config; logger: Logger; databa
   const pruneDeliveries = () =>
     services.automationIntake.pruneDeliveries().catch((err) => logger.warn('pruning webhook delivery ids failed', { err }));
   const pruneTimer = setInterval(pruneDeliveries, 60 * 60 * 1000).unref();
-  const previewProxy = createPreviewProxy({ previews: services.previews, domain: config.previewDomain, logger: logger.child({ component: 'previews' }) });
+  const previewLogger = logger.child({ component: 'previews' });
+  const previewProxy = createPreviewProxy({ previews: services.previews, domain: config.previewDomain, listener: 'api', logger: previewLogger });
+  const pathProxy = createPreviewProxy({ previews: services.previews, domain: config.previewDomain, listener: 'previews', logger: previewLogger });
+  warnOfLocalPreviews(config, previewLogger);
   const pruneLinks = () => services.previews.pruneLinks().catch((err) => logger.warn('pruning expired preview links failed', { err }));
   const pruneLinksTimer = setInterval(pruneLinks, 60 * 60 * 1000).unref();
   // Every API process sweeps for expired presence; the store lets one of them announce each.
   services.presence.startSweeping();
-  const attach = (server: Server) => {
-    const koa = app.callback();
-    server.on('request', (req, res) => (previewProxy.owns(req) ? previewProxy.web(req, res) : void koa(req, res)));
+  const serve = (server: Server, proxy: PreviewProxy, koa: ((req: IncomingMessage, res: ServerResponse) => void) | null) => {
+    server.on('request', (req, res) => (!koa || proxy.owns(req) ? proxy.web(req, res) : koa(req, res)));
     server.on('upgrade', (req, socket, head) => {
-      if (previewProxy.owns(req)) return previewProxy.upgrade(req, socket, head);
+      if (proxy.owns(req)) return proxy.upgrade(req, socket, head);
       // The API itself speaks no WebSocket.
       socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
     });
@@ -113,31 +122,52 @@ export async function buildApi(options: { config: Config; logger: Logger; databa
     // Node's close waits for upgraded sockets, which closeAllConnections does not reach.
     const closeServer = server.close.bind(server);
     server.close = ((callback?: (err?: Error) => void) => {
-      previewProxy.dropUpgrades();
+      proxy.dropUpgrades();
       return closeServer(callback);
     }) as Server['close'];
     return server;
   };
+  const attach = (server: Server) => serve(server, previewProxy, app.callback());
+  const attachPreviews = (server: Server) => serve(server, pathProxy, null);
+  const listening = async (server: Server, port: number, host: string) => {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    return server;
+  };
+  let previewServer: Server | null = null;
   return {
     app,
     services,
     temporal,
     attach,
+    attachPreviews,
     listen: async (port, host) => {
-      const server = attach(createServer());
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          resolve();
+      const server = await listening(attach(createServer()), port, host);
+      if (config.previewListener && !previewServer) {
+        previewServer = await listening(attachPreviews(createServer()), config.previewListener.port, config.previewListener.host).catch((err: unknown) => {
+          server.close();
+          throw err;
         });
-      });
+        previewLogger.info('preview listener (path form) listening', { port: config.previewListener.port });
+      }
       return server;
     },
     close: async () => {
       clearInterval(pruneTimer);
       clearInterval(pruneLinksTimer);
+      if (previewServer) {
+        const closing = previewServer;
+        previewServer = null;
+        closing.closeAllConnections();
+        await new Promise((resolve) => closing.close(resolve));
+      }
       previewProxy.close();
+      pathProxy.close();
       await terminalClient.shutdown();
       services.replicas.close();
       await services.aiGateway.close();
@@ -148,6 +178,19 @@ export async function buildApi(options: { config: Config; logger: Logger; databa
       await temporal.close();
     },
   };
+}
+
+/**
+ * Preview URLs under `localhost` open only in a browser on the API's own machine: say so when
+ * the API is published elsewhere and nothing else was set.
+ */
+function warnOfLocalPreviews(config: Config, logger: Logger): void {
+  if (config.previewUrls !== 'host' || config.previewDomain !== DEFAULT_PREVIEW_DOMAIN || !config.publicBaseUrl) return;
+  const host = hostName(new URL(config.publicBaseUrl).host);
+  if (host === 'localhost' || host.endsWith('.localhost') || host === '127.0.0.1' || host === '[::1]') return;
+  logger.warn('preview URLs are http://{port}-{token}.localhost/…, which open only on this machine: set HANGAR_PREVIEW_DOMAIN (wildcard DNS) or HANGAR_PREVIEW_PORT (the path form on a listener of its own)', {
+    publicUrl: config.publicBaseUrl,
+  });
 }
 
 /** What the client got wrong, in words (Node's parser codes are not for clients). */

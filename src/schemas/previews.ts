@@ -25,7 +25,7 @@ export const createLinkBody = object({
 export const previewSchema: JsonSchema = object(
   {
     port,
-    url: { type: 'string', format: 'uri', description: 'Host form `{port}-{token}.{HANGAR_PREVIEW_DOMAIN}` when a preview domain is set, else `{base}/preview/{token}/`' },
+    url: { type: 'string', format: 'uri', description: 'Host form `{port}-{token}.{domain}` (the domain `localhost` unless HANGAR_PREVIEW_DOMAIN is set), or `/preview/{token}/` on the preview listener (HANGAR_PREVIEW_PORT, without a domain); never the API\'s own origin' },
     authenticated: { type: 'boolean' },
     created_at: dateTime,
   },

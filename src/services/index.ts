@@ -160,7 +160,10 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       temporal,
       links,
       authenticate: (authorization) => identity.authenticate(authorization),
-      domain: config.previewDomain,
+      origins:
+        config.previewUrls === 'path' && config.previewListener
+          ? { form: 'path', listenerPort: config.previewListener.port, baseUrl: config.previewListener.url }
+          : { form: 'host', domain: config.previewDomain },
       publicBaseUrl: config.publicBaseUrl,
       localBaseUrl: `http://localhost:${config.port}`,
       keepAwakeEveryMs: Math.max(1000, Math.min(60_000, Math.floor(config.workspaceIdleMs / 4))),

@@ -13,7 +13,7 @@ import type { PreviewRow, PreviewTarget } from '../db/previewsRepository';
 import type { ReplicaRow } from '../db/replicasRepository';
 import type { Actor } from '../domain/actor';
 import { invalid, notFound } from '../domain/errors';
-import { LINK_DEFAULT_SECONDS, LINK_PARAM, LINK_PURPOSE, previewUrl, SESSION_PURPOSE } from '../domain/previews';
+import { LINK_DEFAULT_SECONDS, LINK_PARAM, LINK_PURPOSE, type PreviewOrigins, previewUrl, SESSION_PURPOSE } from '../domain/previews';
 import type { ReplicaEventEmitter } from '../events/replicaEvents';
 import type { TemporalGateway } from '../temporal/gateway';
 import { accessReplica, isAsleep } from './replicas/access';
@@ -32,8 +32,8 @@ export interface PreviewsDeps {
   links: SignedLinks;
   /** Checks a member's API key (the identity service's bearer check). */
   authenticate(authorization: string): Promise<Actor>;
-  /** `HANGAR_PREVIEW_DOMAIN`: host-form URLs when set. */
-  domain: string | undefined;
+  /** Which form preview URLs take, and where (src/domain/previews.ts). */
+  origins: PreviewOrigins;
   /** `HANGAR_PUBLIC_URL`; else the URL a request came in on. */
   publicBaseUrl: string | undefined;
   /**
@@ -67,7 +67,7 @@ export function createPreviewsService(deps: PreviewsDeps) {
   /** When each workspace's idle timer was last restarted by preview traffic (this process). */
   const lastKeptAwake = new Map<string, number>();
 
-  const urlOf = (row: Pick<PreviewRow, 'port' | 'token'>, origin: string) => previewUrl({ baseUrl: deps.publicBaseUrl ?? origin, domain: deps.domain, port: row.port, token: row.token });
+  const urlOf = (row: Pick<PreviewRow, 'port' | 'token'>, origin: string) => previewUrl({ baseUrl: deps.publicBaseUrl ?? origin, origins: deps.origins, port: row.port, token: row.token });
   /** The base URL a caller's answers use: a workspace's own calls come in on the Docker host's name. */
   const originOf = (actor: Actor, requestOrigin: string) => (actor.keyId.startsWith('engine:') ? deps.localBaseUrl : requestOrigin);
   const view = (row: PreviewRow, origin: string): PreviewView => ({
@@ -171,6 +171,9 @@ export function createPreviewsService(deps: PreviewsDeps) {
 
     /** The preview a token names, with its workspace; null when there is none. */
     resolve: (token: string): Promise<PreviewTarget | null> => previews.findTarget(token),
+
+    /** Where a preview answers now, for a request that came in on `requestOrigin` (an old path-form link on the API's origin). */
+    currentUrl: (target: PreviewTarget, requestOrigin: string): string => urlOf(target, requestOrigin),
 
     /**
      * Whether an API key may open the preview: a key of the workspace's organization that may

@@ -10,7 +10,7 @@ export interface Answer<T = any> {
 export async function request<T = any>(
   method: string,
   path: string,
-  options: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string>; signal?: AbortSignal } = {},
+  options: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string>; signal?: AbortSignal; /** Another API process than the harness's. */ base?: string } = {},
 ): Promise<Answer<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
@@ -19,7 +19,7 @@ export async function request<T = any>(
     body = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(harness().baseUrl + path, { method, headers, body, signal: options.signal });
+  const res = await fetch((options.base ?? harness().baseUrl) + path, { method, headers, body, signal: options.signal });
   const text = await res.text();
   let parsed: unknown = text;
   if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);

@@ -12,7 +12,7 @@ import { startApiProcess, type ApiProcessHandle } from '../../support/apiProcess
 import { harness } from '../../support/harness';
 import { newOrg } from '../../support/http';
 import { until } from '../../support/wait';
-import { startApp } from '../previews/support';
+import { previewHost, raw, startApp, tokenOf } from '../previews/support';
 
 const V = { 'X-Api-Version': '2026-05-17' };
 
@@ -88,11 +88,10 @@ describe('several API processes behind one address', function () {
     const shared = await call(harness().baseUrl, 'POST', `/v1/workspaces/${workspaceId}/previews`, { port: 3000 });
     expect(shared.status).to.be.oneOf([200, 201]);
     const { preview } = (await shared.json()) as { preview: { url: string } };
-    const path = new URL(preview.url).pathname;
-    expect(path).to.match(/^\/preview\/[0-9a-f]{32}\/$/);
+    expect(preview.url).to.match(/^http:\/\/3000-[0-9a-f]{32}\.localhost:\d+\/$/);
     const answer = await until('the app to answer through the second process', async () => {
-      const res = await fetch(`${second.url}${path}hello?from=second`, { method: 'POST', body: 'ping' });
-      return res.status === 200 ? ((await res.json()) as { method: string; url: string; body: string }) : undefined;
+      const res = await raw(second.url, 'POST', '/hello?from=second', { headers: previewHost(tokenOf(preview.url)), body: 'ping' });
+      return res.status === 200 ? (res.json() as { method: string; url: string; body: string }) : undefined;
     }, 30_000, 200);
     expect(answer).to.deep.include({ method: 'POST', url: '/hello?from=second', body: 'ping' });
   });

@@ -15,8 +15,9 @@ import { createDockerOpenTty, startTtyContainer, type TtyContainer } from '../..
 /** scripts/setup.sh --for test installs it (apt-get install chromium) when absent. */
 export const CHROMIUM = process.env.HANGAR_CHROMIUM || '/usr/bin/chromium';
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true });
+/** `args`: more Chromium switches (e.g. `--host-resolver-rules` for a test's own domain names). */
+export function launchBrowser(args: string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args });
 }
 
 /** Signs `page` (a tab of its own: its own sessionStorage) in with `key`, on the automations page. */

@@ -19,7 +19,7 @@ import { createDocker } from '../../../src/sandbox';
 import { harness, reservePort } from '../../support/harness';
 import { as, newOrg, request } from '../../support/http';
 import { until } from '../../support/wait';
-import { openSse, openWebSocket, raw, startApp } from './support';
+import { openSse, openWebSocket, previewHost as at, raw, startApp } from './support';
 
 const V = { 'X-Api-Version': '2026-05-17' };
 /** TEST-NET-1 (RFC 5737): routable in form, answered by nobody. A direct dial here would time out. */
@@ -70,10 +70,10 @@ describe('previews: workspaces on a worker host reached through its preview rela
       await startApp(`hangar-ws-${id}`, `app-${name}`);
       const created = await as(org.org_api_key).post(`/v1/workspaces/${id}/previews`, { port: 3000 });
       expect(created.status).to.equal(201);
-      ws[name].token = /\/preview\/([0-9a-f]{32})\//.exec(created.body.preview.url)![1]!;
+      ws[name].token = /^http:\/\/3000-([0-9a-f]{32})\.localhost:/.exec(created.body.preview.url)![1]!;
       // Only the relay, which asks its own engine where the container is, can reach it now.
       await h.database.db('replicas').where({ id }).update({ container_address: NOWHERE });
-      await until(`app ${name} to listen`, async () => (await raw(apiBase, 'GET', `/preview/${ws[name].token}/`)).status === 200, 30_000, 250);
+      await until(`app ${name} to listen`, async () => (await raw(apiBase, 'GET', '/', { headers: at(ws[name].token) })).status === 200, 30_000, 250);
     }
   });
 
@@ -93,34 +93,34 @@ describe('previews: workspaces on a worker host reached through its preview rela
 
   it('serves HTTP and server-sent events through the relay, without the grant reaching the app', async () => {
     const before = await forwarded('http');
-    const get = await raw(apiBase, 'GET', `/preview/${ws.a.token}/some/path?x=1`, { headers: { cookie: 'theme=dark' } });
+    const get = await raw(apiBase, 'GET', '/some/path?x=1', { headers: { ...at(ws.a.token), cookie: 'theme=dark' } });
     expect(get.status, get.text).to.equal(200);
     const seen = get.json();
     expect(seen).to.include({ app: 'app-a', method: 'GET', url: '/some/path?x=1' });
-    expect(seen.headers).to.include({ cookie: 'theme=dark', 'x-forwarded-prefix': `/preview/${ws.a.token}` });
+    expect(seen.headers).to.include({ cookie: 'theme=dark', 'x-forwarded-host': at(ws.a.token).host });
     expect(seen.headers).not.to.have.property(GRANT_HEADER);
     expect(await forwarded('http')).to.equal(before + 1);
 
     // A client's own grant header is no grant: the API replaces it with its own.
-    const smuggled = await raw(apiBase, 'GET', `/preview/${ws.b.token}/`, { headers: { [GRANT_HEADER]: grants().issue({ replicaId: ws.a.id, port: 3000 }) } });
+    const smuggled = await raw(apiBase, 'GET', '/', { headers: { ...at(ws.b.token), [GRANT_HEADER]: grants().issue({ replicaId: ws.a.id, port: 3000 }) } });
     expect(smuggled.json().app, smuggled.text).to.equal('app-b');
 
     // The harness's API (HANGAR_PREVIEW_DIAL=auto) takes the relay too, the host having one.
-    const viaDefault = await raw(harness().baseUrl, 'POST', `/preview/${ws.b.token}/items`, { headers: { 'content-type': 'text/plain' }, body: 'payload' });
+    const viaDefault = await raw(harness().baseUrl, 'POST', '/items', { headers: { ...at(ws.b.token), 'content-type': 'text/plain' }, body: 'payload' });
     expect(viaDefault.status).to.equal(200);
     expect(viaDefault.json()).to.include({ app: 'app-b', method: 'POST', url: '/items', body: 'payload' });
 
-    const sse = await openSse(apiBase, `/preview/${ws.a.token}/sse`);
+    const sse = await openSse(apiBase, '/sse', at(ws.a.token));
     expect(sse.status).to.equal(200);
     expect(await sse.next()).to.equal('one');
-    expect((await raw(apiBase, 'GET', `/preview/${ws.a.token}/release`)).text).to.equal('released');
+    expect((await raw(apiBase, 'GET', '/release', { headers: at(ws.a.token) })).text).to.equal('released');
     expect(await sse.next()).to.equal('two');
     await sse.ended;
   });
 
   it('carries a WebSocket both ways through the relay', async () => {
     const before = await forwarded('websocket');
-    const socket = await openWebSocket(apiBase, `/preview/${ws.a.token}/socket?room=7`);
+    const socket = await openWebSocket(apiBase, '/socket?room=7', at(ws.a.token));
     expect(socket.status).to.equal(101);
     expect(socket.headers['x-seen-url']).to.equal('/socket?room=7');
     expect(await socket.roundTrip('hello')).to.equal('echo:hello');
@@ -179,7 +179,7 @@ describe('previews: workspaces on a worker host reached through its preview rela
       expect(elsewhere.status).to.equal(404);
       expect(elsewhere.json().error).to.equal('Preview not found');
       // That host has no relay, and this API does not dial containers itself.
-      const viaApi = await raw(apiBase, 'GET', `/preview/${ws.b.token}/`);
+      const viaApi = await raw(apiBase, 'GET', '/', { headers: at(ws.b.token) });
       expect(viaApi.status).to.equal(502);
       expect(viaApi.json().error).to.equal('Workspace unreachable');
     } finally {

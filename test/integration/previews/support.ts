@@ -1,7 +1,8 @@
 /**
  * The preview suite's pieces: a small app started inside a workspace (HTTP echo, a
- * server-sent-events stream the test releases step by step, a WebSocket echo, on two ports),
- * and raw HTTP and WebSocket clients that can set any Host or Cookie header.
+ * server-sent-events stream the test releases step by step, a WebSocket echo, on two ports;
+ * answers with headers that reach beyond a preview, and a page that registers a service worker
+ * for `/`), and raw HTTP and WebSocket clients that can set any Host or Cookie header.
  */
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
@@ -22,6 +23,35 @@ function handler(req, res) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       res.write('data: one\n\n');
       release = () => { res.write('data: two\n\n'); res.end(); };
+      return;
+    }
+    if (req.url === '/headers') {
+      res.writeHead(200, {
+        'content-type': 'text/plain',
+        'service-worker-allowed': '/',
+        'clear-site-data': '"cookies", "storage"',
+        'strict-transport-security': 'max-age=31536000; includeSubDomains',
+        'set-cookie': ['own=1; Path=/', 'near=1', 'wide=1; Domain=localhost; Path=/', 'hangar_preview=forged; Path=/'],
+      });
+      res.end('headers');
+      return;
+    }
+    // A page that asks for a service worker over the whole origin: '/', which the script's
+    // Service-Worker-Allowed header would permit. Its title says what the browser did.
+    if (req.url.endsWith('/sw.html')) {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!doctype html><title>pending</title><script>' +
+        "navigator.serviceWorker.register('sw.js', { scope: '/' })" +
+        ".then((r) => navigator.serviceWorker.ready.then(() => { document.title = 'registered ' + r.scope; }))" +
+        ".catch((e) => { document.title = 'refused ' + e.name; });" +
+        '</script>');
+      return;
+    }
+    if (req.url.endsWith('/sw.js')) {
+      res.writeHead(200, { 'content-type': 'text/javascript', 'service-worker-allowed': '/' });
+      res.end("self.addEventListener('install', () => self.skipWaiting());" +
+        "self.addEventListener('activate', (e) => e.waitUntil(self.clients.claim()));" +
+        "self.addEventListener('fetch', (e) => e.respondWith(new Response('<title>hijacked</title>a preview answers here', { headers: { 'content-type': 'text/html' } })));");
       return;
     }
     if (req.url === '/release') {
@@ -177,3 +207,12 @@ export function openWebSocket(baseUrl: string, path: string, headers: Record<str
     req.end();
   });
 }
+
+/**
+ * The Host header of a preview in the default host form (`{port}-{token}.localhost`), which a
+ * browser resolves to loopback by itself; routing reads the name, not the port after it.
+ */
+export const previewHost = (token: string, port = 3000) => ({ host: `${port}-${token}.localhost` });
+
+/** A preview's token, from its URL in either form. */
+export const tokenOf = (url: string) => /(?:^https?:\/\/\d+-|\/preview\/)([0-9a-f]{32})/.exec(url)![1]!;

@@ -28,7 +28,7 @@ import { startEntryProcess, stopEntryProcess, type EntryProcess } from '../../su
 import { harness } from '../../support/harness';
 import { newOrg } from '../../support/http';
 import { until } from '../../support/wait';
-import { openWebSocket, startApp } from '../previews/support';
+import { openWebSocket, previewHost, raw, startApp, tokenOf } from '../previews/support';
 
 const V = { 'X-Api-Version': '2026-05-17' };
 const HOST_TIMEOUT_SECONDS = 10;
@@ -262,15 +262,15 @@ describe('workers: two Docker engines, two workers, two API processes', function
     await startApp(container, 'on-b', engine!.docker);
     const shared = await call(one, 'POST', `/v1/workspaces/${id}/previews`, { port: 3000 });
     expect(shared.status, JSON.stringify(shared.body)).to.be.oneOf([200, 201]);
-    const path = new URL(shared.body.preview.url as string).pathname;
+    const host = previewHost(tokenOf(shared.body.preview.url as string));
     for (const base of [one, two]) {
       const answer = await until(`the app on host B to answer through ${base}`, async () => {
-        const res = await fetch(`${base}${path}hello?via=${encodeURIComponent(base)}`, { method: 'POST', body: 'ping' });
-        return res.status === 200 ? ((await res.json()) as Record<string, unknown>) : undefined;
+        const res = await raw(base, 'POST', `/hello?via=${encodeURIComponent(base)}`, { headers: host, body: 'ping' });
+        return res.status === 200 ? (res.json() as Record<string, unknown>) : undefined;
       }, 30_000, 200);
       expect(answer).to.deep.include({ app: 'on-b', method: 'POST', url: `/hello?via=${encodeURIComponent(base)}`, body: 'ping' });
     }
-    const socket = await openWebSocket(two, `${path}socket`);
+    const socket = await openWebSocket(two, '/socket', host);
     expect(socket.status).to.equal(101);
     expect(await socket.roundTrip('across')).to.equal('echo:across');
     socket.close();
