@@ -136,6 +136,22 @@ describe('network isolation: organizations cannot reach each other, the host or 
     });
   });
 
+  it('gives workspaces no IPv6, so no IPv6 path goes around the egress rules (IPv4 only)', async () => {
+    const docker = createDocker();
+    const network = (await docker.getNetwork(organizationNetworkName(a.organizationId)).inspect()) as { EnableIPv6: boolean };
+    expect(network.EnableIPv6).to.equal(false);
+    // Every interface's IPv6 is off (loopback's too), and no interface holds an IPv6 address, not even link-local.
+    const seen = await execInContainer(
+      `hangar-ws-${a.replicaId}`,
+      '[ -d /proc/sys/net/ipv6 ] || echo "no IPv6 in this kernel"; for f in /proc/sys/net/ipv6/conf/*/disable_ipv6; do [ -e "$f" ] && echo "$f=$(cat $f)"; done; echo "addresses=$(cat /proc/net/if_inet6 2>/dev/null | grep -c . || true)"',
+    );
+    const lines = seen.trim().split('\n');
+    // A kernel without IPv6 has no path to guard; otherwise the switches must be there, all off.
+    if (!lines.includes('no IPv6 in this kernel')) expect(lines.filter((l) => l.startsWith('/proc/sys')).length, seen).to.be.greaterThan(0);
+    expect(lines.filter((l) => l.startsWith('/proc/sys') && !l.endsWith('=1')), seen).to.deep.equal([]);
+    expect(lines.at(-1), seen).to.equal('addresses=0');
+  });
+
   it("refuses A's connections to B's workspace, the host's ports and cloud metadata, and lets it reach Hangar's API", async () => {
     const docker = createDocker();
     const addressB = Object.values((await docker.getContainer(`hangar-ws-${b.replicaId}`).inspect()).NetworkSettings.Networks)[0]!.IPAddress;
