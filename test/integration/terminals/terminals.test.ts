@@ -327,7 +327,10 @@ describe('terminals', function () {
     const line = 'x'.repeat(1_022) + 'é\n';
     const big = line.repeat(64);
     expect(big.length).to.equal(65_536);
-    expect((await input(ws, path, 'stty -echo; wc -c; stty echo\n', 0)).status).to.equal(200);
+    // The batch goes once wc is about to read: sent while the shell still edits its command line,
+    // it would reach the line editor in raw mode and the closing ^D would be a byte, not the end.
+    expect((await input(ws, path, 'stty -echo; echo wc-$((6*7))-ready; wc -c; stty echo\n', 0)).status).to.equal(200);
+    await stream.waitFor('the shell to run wc', (o) => o.includes('wc-42-ready'));
     expect((await input(ws, path, big, 1)).status).to.equal(200);
     expect((await input(ws, path, '\u0004', 2)).status).to.equal(200);
     await stream.waitFor('wc -c of the big batch', (o) => /^65600\r?$/m.test(o));
