@@ -7,7 +7,7 @@
  * request leaves one usage row, written when the answer ends, however it ends.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { finished, pipeline, type Readable } from 'node:stream';
+import { finished, pipeline, type Readable, type Transform } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
 import { AGENT_IDS, type AgentId } from '../agents/catalog';
 import { missingCredentialMessage, type CredentialResolver } from '../agents/credentials';
@@ -74,6 +74,24 @@ function failureReason(err: unknown): string {
   const e = err as { code?: unknown; cause?: { code?: unknown }; name?: unknown };
   const code = e.cause?.code ?? e.code;
   return typeof code === 'string' ? code : typeof e.name === 'string' ? e.name : 'error';
+}
+
+/**
+ * The client's body as it goes upstream, through `through`. The link runs one way: the client
+ * failing or leaving mid-body ends `through` with an error (the upstream request is cut before
+ * its body is complete), while undici destroying `through` (it does when the connection fails)
+ * only unhooks it, so the client's request and socket stay open for the gateway's answer.
+ */
+function forwardedBody(incoming: Readable, through: Transform): Transform {
+  incoming.pipe(through);
+  const stopWatching = finished(incoming, { writable: false }, (err) => {
+    if (err && !through.destroyed) through.destroy(err);
+  });
+  through.once('close', () => {
+    stopWatching();
+    incoming.unpipe(through);
+  });
+  return through;
 }
 
 export function createAiGateway(deps: AiGatewayDeps) {
@@ -152,8 +170,7 @@ export function createAiGateway(deps: AiGatewayDeps) {
     const contentType = String(req.headers['content-type'] ?? '');
     const sniffer = modelSniffer(contentType === '' || /json/i.test(contentType));
     const base = { replica, agent, startedAt, started };
-    let body: Readable | undefined;
-    if (req.body) body = pipeline(req.body, sniffer.stream, () => undefined);
+    const body = req.body ? forwardedBody(req.body, sniffer.stream) : undefined;
     let upstream: Dispatcher.ResponseData;
     try {
       upstream = await request(url, {
@@ -164,7 +181,9 @@ export function createAiGateway(deps: AiGatewayDeps) {
         dispatcher,
       });
     } catch (err) {
-      const clientLeft = req.signal.aborted || Boolean(req.body?.errored);
+      // Only the client's own signal says it left: undici destroys the body stream it was
+      // given when the upstream connection fails, so that stream's state proves nothing.
+      const clientLeft = req.signal.aborted;
       record({ ...base, model: sniffer.model(), status: clientLeft ? CLIENT_CLOSED_STATUS : 502, usage: { inputTokens: null, outputTokens: null } });
       if (clientLeft) return answer(wire, CLIENT_CLOSED_STATUS, 'invalid_request', 'The client closed the request.');
       const reason = failureReason(err);

@@ -47,7 +47,10 @@ async function respond(ctx: Context, answer: GatewayAnswer): Promise<void> {
 
 export function aiGatewayRoutes(gateway: AiGateway): Route[] {
   const handler = async ({ ctx }: RouteInput<unknown, unknown, unknown>) => {
+    // The client's own signals that it left: its request cut mid-body, or its connection
+    // closed before the answer ended. Never the state of the body stream the gateway forwards.
     const clientGone = new AbortController();
+    ctx.req.once('aborted', () => clientGone.abort());
     ctx.res.once('close', () => {
       if (!ctx.res.writableFinished) clientGone.abort();
     });

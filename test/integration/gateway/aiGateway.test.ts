@@ -4,6 +4,7 @@
  * HANGAR_AGENT_N_BASE_URL at, answers streamed back, and one usage row per forwarded request.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { expect } from 'chai';
 import { createSecretBox } from '../../../src/crypto/secretBox';
 import { sealedField } from '../../../src/crypto/sealedFields';
@@ -445,6 +446,52 @@ describe('AI gateway', () => {
       expect(rows.filter((r) => r.status === 502).map((r) => r.model).sort()).to.deep.equal(['refused-model', 'reset-model']);
     });
 
+    for (const size of [96 * 1024, 4 * 1024 * 1024]) {
+      it(`answers 502, records 502 and logs the warning for a ${size / 1024} KB prompt to a provider that refuses the connection`, async () => {
+        // undici destroys a request body of about 20 KB or more when the connection fails;
+        // that is the gateway's own stream going, not the client leaving.
+        const model = `refused-${size}`;
+        const prompt = { model, max_tokens: 10, messages: [{ role: 'user', content: 'p'.repeat(size) }] };
+        const logsBefore = harness().logs.length;
+        await upstream.stop();
+        let refused;
+        try {
+          refused = await gatewayJson('/v1/ai-gateway/agent_1/v1/messages', { key: ws.key, body: prompt });
+        } finally {
+          await upstream.start();
+        }
+        expect(refused.status).to.equal(502);
+        expect(refused.body.type).to.equal('error');
+        expect(refused.body.error.type).to.equal('api_error');
+        expect(refused.body.error.message).to.contain('ECONNREFUSED');
+        const row = await until('the refused request row', async () => (await usageRows(ws.id)).find((r) => r.model === model), 10_000, 20);
+        expect(row.status).to.equal(502);
+        const warning = await until('the unreachable warning', async () => harness().logs.slice(logsBefore).find((l) => l.includes('AI gateway upstream unreachable') && l.includes(ws.id)), 10_000, 20);
+        expect(warning).to.contain('ECONNREFUSED');
+        expect(warning).not.to.contain(ORG_SECRET);
+      });
+    }
+
+    it('records 499 for a client that disconnects while it is still sending its prompt', async () => {
+      const testId = randomUUID();
+      const head = Buffer.from(`{"model":"left-mid-body","messages":[{"role":"user","content":"`);
+      const client = httpRequest(`${harness().baseUrl}/v1/ai-gateway/agent_1/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(256 * 1024), 'x-api-key': ws.key, 'x-test-id': testId },
+      });
+      const clientClosed = new Promise<void>((resolve) => client.once('close', () => resolve()));
+      client.on('error', () => undefined);
+      client.write(Buffer.concat([head, Buffer.alloc(64 * 1024, 0x61)]));
+      // The provider has the request: the gateway is streaming the prompt when the client leaves.
+      const call = await upstream.call(testId);
+      client.destroy();
+      await clientClosed;
+      await until('the provider request to close', async () => call.closedEarly, 10_000, 20);
+      const row = await until('the abandoned request row', async () => (await usageRows(ws.id)).find((r) => r.model === 'left-mid-body'), 10_000, 20);
+      expect(row.status).to.equal(499);
+      expect(call.received).to.equal(false);
+    });
+
     it('cancels the upstream request when the client goes away, before or during the answer', async () => {
       const duringAbort = new AbortController();
       const during = await gateway('/v1/ai-gateway/agent_1/hang', { key: ws.key, body: { model: 'hang-model', stream: true }, signal: duringAbort.signal });
@@ -475,9 +522,9 @@ describe('AI gateway', () => {
 
       const rows = await until('both abort rows', async () => {
         const found = await usageRows(ws.id);
-        return found.filter((r) => r.status === 499).length === 2 && found;
+        return found.filter((r) => r.status === 499 && r.model !== 'left-mid-body').length === 2 && found;
       }, 10_000, 20);
-      const aborted = rows.filter((r) => r.status === 499);
+      const aborted = rows.filter((r) => r.status === 499 && r.model !== 'left-mid-body');
       expect(aborted.map((r) => r.model).sort()).to.deep.equal(['hang-model', 'silent-model']);
       expect(aborted.find((r) => r.model === 'hang-model')).to.include({ input_tokens: TOKENS.anthropicSse.input });
     });
