@@ -90,6 +90,9 @@ function forwardedBody(incoming: Readable, through: Transform): Transform {
   through.once('close', () => {
     stopWatching();
     incoming.unpipe(through);
+    // Whatever the client still sends is read and dropped, as Node does for a request answered
+    // before its body: a body left unread would stall the connection until it is reset.
+    if (!incoming.readableEnded) incoming.resume();
   });
   return through;
 }
