@@ -23,6 +23,7 @@ import { gatewayKeyReplica, verifyGatewayKey } from '../domain/gatewayKey';
 import { AGENT_WIRE, credentialHeaders, errorBody, type GatewayErrorKind, type Wire } from './providers';
 import { modelSniffer } from './requestModel';
 import { usageObserver, type TokenUsage } from './responseUsage';
+import { upstreamTarget } from './upstreamPath';
 
 export { gatewayKey, verifyGatewayKey } from '../domain/gatewayKey';
 
@@ -67,6 +68,14 @@ const isAgentId = (value: string): value is AgentId => (AGENT_IDS as readonly st
 
 function answer(wire: Wire, status: number, kind: GatewayErrorKind, message: string): GatewayAnswer {
   return { status, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(errorBody(wire, kind, message))) };
+}
+
+/**
+ * Hangar's own Error body, for refusals of the request's form that no agent CLI would cause
+ * (like the rate limiter's 429): not dressed as the provider's answer.
+ */
+function hangarError(status: number, error: string, details: string): GatewayAnswer {
+  return { status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: Buffer.from(JSON.stringify({ error, details })) };
 }
 
 /** What a failed upstream call was, for the client and the log: a code, never a URL with credentials. */
@@ -119,22 +128,6 @@ export function createAiGateway(deps: AiGatewayDeps) {
     return verifyGatewayKey(key, row.id, engineSecret) ? row : null;
   }
 
-  /** The upstream URL for a target, or null when the target would leave the base URL's path. */
-  function upstreamUrl(agent: AgentId, target: string): URL | null {
-    const base = config.agentBaseUrls[agent];
-    const path = target.split('?', 1)[0]!;
-    const segments = path.split('/').map((s) => {
-      try {
-        return decodeURIComponent(s);
-      } catch {
-        return s;
-      }
-    });
-    if (segments.some((s) => s === '.' || s === '..')) return null;
-    const url = new URL(base + target);
-    return url.origin === new URL(base).origin ? url : null;
-  }
-
   function record(row: { replica: ReplicaRow; agent: AgentId; model: string | null; status: number; usage: TokenUsage; startedAt: Date; started: number }) {
     if (row.usage.inputTokens) aiGatewayTokens.inc({ agent: row.agent, direction: 'input' }, row.usage.inputTokens);
     if (row.usage.outputTokens) aiGatewayTokens.inc({ agent: row.agent, direction: 'output' }, row.usage.outputTokens);
@@ -159,6 +152,9 @@ export function createAiGateway(deps: AiGatewayDeps) {
   async function proxy(req: GatewayRequest, agent: AgentId, wire: Wire): Promise<GatewayAnswer> {
     const startedAt = new Date();
     const started = performance.now();
+    // Decided from the request line alone, before any lookup; nothing is forwarded.
+    const { url, refusal } = upstreamTarget(config.agentBaseUrls[agent], req.target);
+    if (!url) return hangarError(400, 'Invalid path', `${refusal}; the gateway forwards only paths under the agent's base URL`);
     const replica = await authenticate(presentedKey(req.headers));
     if (!replica) {
       return answer(wire, 401, 'authentication', `Invalid AI gateway key for ${agent}: send the placeholder key Hangar configured for this workspace (in x-api-key or Authorization: Bearer).`);
@@ -167,8 +163,6 @@ export function createAiGateway(deps: AiGatewayDeps) {
     if (!credential) {
       return answer(wire, 401, 'authentication', missingCredentialMessage(agent));
     }
-    const url = upstreamUrl(agent, req.target);
-    if (!url) return answer(wire, 400, 'invalid_request', 'The path may not contain "." or ".." segments.');
 
     const contentType = String(req.headers['content-type'] ?? '');
     const sniffer = modelSniffer(contentType === '' || /json/i.test(contentType));

@@ -107,6 +107,31 @@ async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, state:
   return state.text;
 }
 
+/**
+ * A request with its path sent byte for byte (fetch would normalise `\\` and dot segments
+ * before sending, which is exactly what must reach the server untouched here).
+ */
+function rawCall(path: string, headers: Record<string, string>): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${harness().baseUrl}/`, { method: 'GET', path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let body: unknown = text;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // not JSON: kept as text for the assertion message
+        }
+        resolve({ status: res.statusCode!, body });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 const usageRows = (replicaId: string) => harness().database.repos.aiGatewayUsage.listForReplica(replicaId);
 
 async function usageRow(replicaId: string, count = 1): Promise<AiGatewayUsageRow> {
@@ -332,6 +357,55 @@ describe('AI gateway', () => {
       expect((await as(org.org_api_key).get('/v1/ai-gateway/models')).status).to.equal(200);
       expect((await as(org.org_api_key).get('/v1/ai-gateway/enabled-models')).body).to.have.property('enabled_models');
       expect((await request('POST', '/v1/ai-gateway/models', { key: org.org_api_key })).status).to.equal(405);
+    });
+
+    it('refuses with 400 and the Error body any path that would leave the base path, in any spelling, and forwards nothing', async () => {
+      const escapes = [
+        '/v1\\..\\..\\admin',
+        '/v1\\..%5c..%5cadmin',
+        '/v1%5c..%5c..%5cadmin',
+        '/v1/..%5Cadmin',
+        '/v1/../../admin',
+        '/v1/%2e%2e/%2e%2e/admin',
+        '/v1/%2E%2e/../admin',
+        '/v1/.%2e/admin',
+        '/v1/%2e./admin',
+        '/v1%2f..%2f..%2fadmin',
+        '/v1/%2e%2e%2f%2e%2e%2fadmin',
+        '/v1/%252e%252e/%252e%252e/admin',
+        '/v1/%252f..%252fadmin',
+        '/v1/..;/..;/admin',
+        '/v1/./messages',
+        '/..',
+        '/%2e%2e?x=1',
+        '\\..\\admin',
+      ];
+      const before = upstream.calls.length;
+      for (const agent of ['agent_1', 'agent_4']) {
+        for (const escape of escapes) {
+          const testId = randomUUID();
+          const answer = await rawCall(`/v1/ai-gateway/${agent}${escape}`, { 'x-api-key': ws.key, authorization: `Bearer ${ws.key}`, 'x-test-id': testId });
+          // A backslash right after the agent makes it another (unknown) agent's name.
+          if (escape.startsWith('\\')) {
+            expect(answer.status, `${agent}${escape}: ${JSON.stringify(answer.body)}`).to.equal(404);
+            continue;
+          }
+          expect(answer.status, `${agent}${escape}: ${JSON.stringify(answer.body)}`).to.equal(400);
+          expect(answer.body, escape).to.have.all.keys('error', 'details');
+          expect(answer.body.error, escape).to.equal('Invalid path');
+          expect(answer.body.details, escape).to.contain('path');
+        }
+      }
+      // The provider saw nothing at all: no path outside a base, no credential.
+      expect(upstream.calls.slice(before).map((c) => c.url)).to.deep.equal([]);
+
+      // Dots, percent-escapes and backslash look-alikes inside a segment, and anything in the query, still pass.
+      for (const fine of ['/v1/models/a1-large.v2', '/v1/a..b/c.', '/v1/files/name%20with%20space', '/v1/models?after=../../admin&q=%2e%2e%5c']) {
+        const testId = randomUUID();
+        const answer = await rawCall(`/v1/ai-gateway/agent_1${fine}`, { 'x-api-key': ws.key, 'x-test-id': testId });
+        expect(answer.status, fine).to.equal(200);
+        expect((await upstream.call(testId)).url, fine).to.equal(`/agent_1${fine}`);
+      }
     });
 
     it('answers 404 in the OpenAI shape for an unknown agent', async () => {
