@@ -2255,7 +2255,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The provider's answer with its own status, streamed as it arrives (server-sent events pass event by event). The gateway's own errors come in the provider's error shape, not Hangar's: 401 unknown or revoked placeholder or no credential for the agent, 404 unknown agent, 502 provider unreachable. A path that would leave the agent's base path (dot segments, backslashes, encoded slashes in any spelling) is a 400 with Hangar's Error body */
+            /** @description The provider's answer with its own status, streamed as it arrives (server-sent events pass event by event). The gateway's own errors come in the provider's error shape, not Hangar's: 401 unknown or revoked placeholder or no credential for the agent, 403 an agent the workspace does not use or a model the organization has not enabled, 404 unknown agent, 502 provider unreachable. A path that would leave the agent's base path (dot segments, backslashes, encoded slashes in any spelling) is a 400 with Hangar's Error body */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2287,7 +2287,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The provider's answer with its own status, streamed as it arrives (server-sent events pass event by event). The gateway's own errors come in the provider's error shape, not Hangar's: 401 unknown or revoked placeholder or no credential for the agent, 404 unknown agent, 502 provider unreachable. A path that would leave the agent's base path (dot segments, backslashes, encoded slashes in any spelling) is a 400 with Hangar's Error body */
+            /** @description The provider's answer with its own status, streamed as it arrives (server-sent events pass event by event). The gateway's own errors come in the provider's error shape, not Hangar's: 401 unknown or revoked placeholder or no credential for the agent, 403 an agent the workspace does not use or a model the organization has not enabled, 404 unknown agent, 502 provider unreachable. A path that would leave the agent's base path (dot segments, backslashes, encoded slashes in any spelling) is a 400 with Hangar's Error body */
             200: {
                 headers: {
                     [name: string]: unknown;

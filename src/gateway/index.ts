@@ -21,6 +21,7 @@ import { aiGatewayTokens } from '../metrics';
 import { clientResponseHeaders, presentedKey, upstreamRequestHeaders, type HeaderMap } from './headers';
 import { gatewayKeyReplica, verifyGatewayKey } from '../domain/gatewayKey';
 import { AGENT_WIRE, credentialHeaders, errorBody, type GatewayErrorKind, type Wire } from './providers';
+import { modelGate } from './modelGate';
 import { modelSniffer } from './requestModel';
 import { usageObserver, type TokenUsage } from './responseUsage';
 import { upstreamTarget } from './upstreamPath';
@@ -38,6 +39,8 @@ export const CLIENT_CLOSED_STATUS = 499;
 
 export interface AiGatewayDeps {
   repos: Pick<Repositories, 'replicas' | 'aiGatewayUsage'>;
+  /** The models an organization allows for an agent; null: any (`ModelCatalogService.allowedModels`). */
+  models: { allowedModels(organizationId: string, agent: AgentId): Promise<ReadonlySet<string> | null> };
   secretBox: SecretBox;
   credentials: Pick<CredentialResolver, 'resolveCredential'>;
   config: Pick<Config, 'agentBaseUrls'>;
@@ -66,8 +69,15 @@ export interface GatewayAnswer {
 
 const isAgentId = (value: string): value is AgentId => (AGENT_IDS as readonly string[]).includes(value);
 
-function answer(wire: Wire, status: number, kind: GatewayErrorKind, message: string): GatewayAnswer {
-  return { status, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(errorBody(wire, kind, message))) };
+function answer(wire: Wire, status: number, kind: GatewayErrorKind, message: string, detail?: { code?: string; param?: string }): GatewayAnswer {
+  return { status, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(errorBody(wire, kind, message, detail))) };
+}
+
+/** An organization's models as a refusal names them: a few, and where to see the rest. */
+function describeModels(allowed: ReadonlySet<string>): string {
+  const ids = [...allowed];
+  const shown = ids.slice(0, 5).map((id) => `"${id}"`).join(', ');
+  return ids.length > 5 ? `${shown} and ${ids.length - 5} more (GET /v1/ai-gateway/enabled-models)` : shown;
 }
 
 /**
@@ -107,7 +117,7 @@ function forwardedBody(incoming: Readable, through: Transform): Transform {
 }
 
 export function createAiGateway(deps: AiGatewayDeps) {
-  const { repos, secretBox, credentials, config } = deps;
+  const { repos, secretBox, credentials, config, models } = deps;
   const logger = deps.logger;
   const dispatcher = new Agent({ headersTimeout: UPSTREAM_SILENCE_LIMIT_MS, bodyTimeout: UPSTREAM_SILENCE_LIMIT_MS });
   const pendingWrites = new Set<Promise<void>>();
@@ -153,21 +163,42 @@ export function createAiGateway(deps: AiGatewayDeps) {
     const startedAt = new Date();
     const started = performance.now();
     // Decided from the request line alone, before any lookup; nothing is forwarded.
-    const { url, refusal } = upstreamTarget(config.agentBaseUrls[agent], req.target);
-    if (!url) return hangarError(400, 'Invalid path', `${refusal}; the gateway forwards only paths under the agent's base URL`);
+    const target = upstreamTarget(config.agentBaseUrls[agent], req.target);
+    if (!target.url) return hangarError(400, 'Invalid path', `${target.refusal}; the gateway forwards only paths under the agent's base URL`);
+    const url = target.url;
     const replica = await authenticate(presentedKey(req.headers));
     if (!replica) {
       return answer(wire, 401, 'authentication', `Invalid AI gateway key for ${agent}: send the placeholder key Hangar configured for this workspace (in x-api-key or Authorization: Bearer).`);
     }
-    const credential = await credentials.resolveCredential({ organizationId: replica.organization_id, userId: replica.user_id, agent });
+    // The key is the workspace's, for whichever route it is sent to: the server decides which
+    // agents that workspace may spend a credential on.
+    if (!(await repos.replicas.usesAgent(replica, agent))) {
+      return answer(
+        wire,
+        403,
+        'permission',
+        `This workspace does not use ${agent} (its agent is ${replica.coding_agent}): its AI gateway key opens only the agents of its own chats and messages.`,
+        { code: 'agent_not_in_workspace' },
+      );
+    }
+    const [credential, allowed] = await Promise.all([
+      credentials.resolveCredential({ organizationId: replica.organization_id, userId: replica.user_id, agent }),
+      models.allowedModels(replica.organization_id, agent),
+    ]);
     if (!credential) {
       return answer(wire, 401, 'authentication', missingCredentialMessage(agent));
     }
 
     const contentType = String(req.headers['content-type'] ?? '');
-    const sniffer = modelSniffer(contentType === '' || /json/i.test(contentType));
     const base = { replica, agent, startedAt, started };
-    const body = req.body ? forwardedBody(req.body, sniffer.stream) : undefined;
+    // With a model list, the body's model is checked before anything goes upstream; without
+    // one, it is only read for the usage row.
+    const gate = allowed && req.body ? modelGate(allowed, describeModels(allowed)) : null;
+    const sniffer = gate ? null : modelSniffer(contentType === '' || /json/i.test(contentType));
+    const model = () => gate?.model() ?? sniffer?.model() ?? null;
+    const body = req.body ? forwardedBody(req.body, (gate ?? sniffer)!.stream) : undefined;
+    const refused = gate ? await gate.decision : null;
+    if (refused) return answer(wire, 403, 'permission', refused.message, { code: 'model_not_enabled', param: 'model' });
     let upstream: Dispatcher.ResponseData;
     try {
       upstream = await request(url, {
@@ -181,8 +212,11 @@ export function createAiGateway(deps: AiGatewayDeps) {
       // Only the client's own signal says it left: undici destroys the body stream it was
       // given when the upstream connection fails, so that stream's state proves nothing.
       const clientLeft = req.signal.aborted;
-      record({ ...base, model: sniffer.model(), status: clientLeft ? CLIENT_CLOSED_STATUS : 502, usage: { inputTokens: null, outputTokens: null } });
+      // Cut mid-body by the model check: the provider got a body it cannot complete.
+      const cut = clientLeft ? null : gate?.refusal();
+      record({ ...base, model: model(), status: clientLeft ? CLIENT_CLOSED_STATUS : cut ? 403 : 502, usage: { inputTokens: null, outputTokens: null } });
       if (clientLeft) return answer(wire, CLIENT_CLOSED_STATUS, 'invalid_request', 'The client closed the request.');
+      if (cut) return answer(wire, 403, 'permission', cut.message, { code: 'model_not_enabled', param: 'model' });
       const reason = failureReason(err);
       logger.warn('AI gateway upstream unreachable', { agent, upstream: url.host, reason, replicaId: replica.id });
       return answer(wire, 502, 'upstream', `The AI gateway could not reach the ${agent} provider at ${url.host} (${reason}).`);
@@ -193,7 +227,7 @@ export function createAiGateway(deps: AiGatewayDeps) {
     finished(observer.stream, (err) => {
       const status = !err ? upstream.statusCode : req.signal.aborted ? CLIENT_CLOSED_STATUS : 502;
       if (err && !req.signal.aborted) logger.warn('AI gateway upstream answer broke off', { agent, upstream: url.host, reason: failureReason(err), replicaId: replica.id });
-      record({ ...base, model: sniffer.model(), status, usage: observer.usage() });
+      record({ ...base, model: model(), status, usage: observer.usage() });
     });
     return { status: upstream.statusCode, headers: clientResponseHeaders(upstream.headers), body: observer.stream };
   }
