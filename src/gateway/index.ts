@@ -65,6 +65,8 @@ export interface GatewayAnswer {
   headers: HeaderMap;
   /** The provider's answer as it arrives, or a whole error body of the gateway's own. */
   body: Readable | Buffer;
+  /** The workspace whose key this request proved to hold, whatever the answer (for the rate limiter). */
+  verifiedReplicaId?: string;
 }
 
 const isAgentId = (value: string): value is AgentId => (AGENT_IDS as readonly string[]).includes(value);
@@ -159,7 +161,7 @@ export function createAiGateway(deps: AiGatewayDeps) {
     void write.finally(() => pendingWrites.delete(write));
   }
 
-  async function proxy(req: GatewayRequest, agent: AgentId, wire: Wire): Promise<GatewayAnswer> {
+  async function proxy(req: GatewayRequest, agent: AgentId, wire: Wire, verified: { replicaId?: string }): Promise<GatewayAnswer> {
     const startedAt = new Date();
     const started = performance.now();
     // Decided from the request line alone, before any lookup; nothing is forwarded.
@@ -170,6 +172,7 @@ export function createAiGateway(deps: AiGatewayDeps) {
     if (!replica) {
       return answer(wire, 401, 'authentication', `Invalid AI gateway key for ${agent}: send the placeholder key Hangar configured for this workspace (in x-api-key or Authorization: Bearer).`);
     }
+    verified.replicaId = replica.id;
     // The key is the workspace's, for whichever route it is sent to: the server decides which
     // agents that workspace may spend a credential on.
     if (!(await repos.replicas.usesAgent(replica, agent))) {
@@ -239,11 +242,12 @@ export function createAiGateway(deps: AiGatewayDeps) {
         return answer('openai', 404, 'not_found', `Unknown agent "${req.agent.slice(0, 64)}": the AI gateway serves ${AGENT_IDS.join(', ')} at /v1/ai-gateway/<agent>/…`);
       }
       const wire = AGENT_WIRE[req.agent];
+      const verified: { replicaId?: string } = {};
       try {
-        return await proxy(req, req.agent, wire);
+        return { ...(await proxy(req, req.agent, wire, verified)), verifiedReplicaId: verified.replicaId };
       } catch (err) {
         logger.error('AI gateway request failed', { agent: req.agent, err: err as Error });
-        return answer(wire, 500, 'internal', 'The AI gateway failed to handle the request.');
+        return { ...answer(wire, 500, 'internal', 'The AI gateway failed to handle the request.'), verifiedReplicaId: verified.replicaId };
       }
     },
 

@@ -8,6 +8,7 @@ import type { Context } from 'koa';
 import type { AiGateway, GatewayAnswer } from '../../gateway';
 import { object } from '../../schemas/common';
 import { defineRoute, type Route, type RouteInput } from '../route';
+import { markWorkspaceVerified } from '../verifiedWorkspace';
 
 const tag = 'AI gateway';
 const PATH = '/v1/ai-gateway/:agent/*path';
@@ -63,6 +64,7 @@ export function aiGatewayRoutes(gateway: AiGateway): Route[] {
       body: hasBody(ctx) ? ctx.req : null,
       signal: clientGone.signal,
     });
+    if (answer.verifiedReplicaId) markWorkspaceVerified(ctx, answer.verifiedReplicaId);
     if (clientGone.signal.aborted) {
       ctx.respond = false;
       ctx.res.statusCode = answer.status;

@@ -3,17 +3,15 @@
  * credential out to a stand-in provider (./upstream.ts) on the port the shared harness points
  * HANGAR_AGENT_N_BASE_URL at, answers streamed back, and one usage row per forwarded request.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { expect } from 'chai';
-import { createSecretBox } from '../../../src/crypto/secretBox';
-import { sealedField } from '../../../src/crypto/sealedFields';
 import type { AiGatewayUsageRow } from '../../../src/db/aiGatewayUsageRepository';
-import { hashEngineSecret } from '../../../src/domain/replicas';
 import { gatewayKey } from '../../../src/gateway';
 import { aiUpstream, harness } from '../../support/harness';
 import { as, newOrg, request } from '../../support/http';
 import { until } from '../../support/wait';
+import { insertChatRow, insertWorkspaceRow } from '../../support/workspaceRow';
 import { startUpstream, TOKENS, type Upstream } from './upstream';
 
 const ORG_SECRET = 'sk-ant-org-0123456789abcdefORG1';
@@ -28,34 +26,14 @@ interface Workspace {
   org: Org;
 }
 
-/**
- * A replica row with a sealed engine secret, as the API writes one; `personal` makes it the
- * admin's. Its agent is `agent` (agent_1), and it has a chat of each agent in `chats`.
- */
+/** A workspace of `org` (see insertWorkspaceRow). */
 async function workspace(org: Org, options: { personal?: boolean; agent?: string; chats?: string[] } = {}): Promise<Workspace> {
-  const id = randomUUID();
-  const engineSecret = randomBytes(32).toString('base64url');
-  await harness().database.db('replicas').insert({
-    id,
-    organization_id: org.organization_id,
-    user_id: options.personal ? org.admin.user_id : null,
-    name: `gateway-${id.slice(0, 8)}`,
-    status: 'active',
-    coding_agent: options.agent ?? 'agent_1',
-    engine_secret_hash: hashEngineSecret(engineSecret),
-    engine_secret_sealed: createSecretBox(harness().config.encryptionKeys).seal(engineSecret, sealedField('replicas', 'engine_secret_sealed', id)),
-  });
-  for (const provider of options.chats ?? []) await addChat(id, provider);
-  return { id, key: gatewayKey(id, engineSecret), org };
+  const row = await insertWorkspaceRow(org.organization_id, { userId: options.personal ? org.admin.user_id : null, agent: options.agent, chats: options.chats });
+  return { id: row.id, key: row.key, org };
 }
 
 const ALL_AGENTS = ['agent_1', 'agent_2', 'agent_3', 'agent_4', 'agent_5'];
-
-async function addChat(replicaId: string, provider: string): Promise<string> {
-  const id = randomUUID();
-  await harness().database.db('replica_chats').insert({ id, replica_id: replicaId, provider, title: `${provider} chat` });
-  return id;
-}
+const addChat = insertChatRow;
 
 async function setCredential(key: string, scope: 'organization' | 'user', agent: string, body: { kind: 'api_key' | 'oauth_token'; secret: string }) {
   const res = await as(key).post(`/v1/${scope}/credentials/${agent}`, body);
