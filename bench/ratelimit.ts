@@ -4,7 +4,9 @@
  * with the key cache over PostgreSQL's bus and buckets in Redis (as with REDIS_URL) or in
  * memory, and two floods:
  * - one valid API key past its bucket (a burst of 5, then nothing for 1,000 s);
- * - made-up keys from an address whose failed authentications have emptied its bucket.
+ * - made-up keys from an address whose failed authentications have emptied its bucket;
+ * - forged AI gateway keys naming a real workspace, from an address in debt (the workspace's
+ *   bucket is chosen only by a key that proved itself, so these are the address's refusals).
  * After the first refusal each process answers from memory, without Redis or PostgreSQL.
  *
  * Figures per case: server time, from the `request` event to the response's `finish` in the
@@ -17,7 +19,7 @@
  *   npx tsx bench/ratelimit.ts                 # 5 s per measurement
  *   BENCH_SECONDS=10 npx tsx bench/ratelimit.ts
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { spawn } from 'node:child_process';
@@ -26,6 +28,7 @@ import { createAdmin } from '../src/admin';
 import { loadConfig, type RateLimitSettings } from '../src/config';
 import { generateEncryptionKey } from '../src/crypto/secretBox';
 import { migrate, openDatabase } from '../src/db/database';
+import { unauthenticated } from '../src/domain/errors';
 import { createApp } from '../src/http/app';
 import { createRateLimiter } from '../src/http/rateLimit';
 import { defineRoute } from '../src/http/route';
@@ -144,6 +147,21 @@ async function main() {
         errors: [401, 429],
         handler: () => ({ ok: true }),
       }),
+      // Stands for the AI gateway: a workspace's key checked by the route, which fails here.
+      defineRoute({
+        method: 'get',
+        path: '/v1/gateway-ping',
+        operationId: 'benchGatewayPing',
+        summary: 'Refuses every gateway key',
+        tag: 'bench',
+        auth: 'none',
+        workspaceCredential: 'gatewayKey',
+        response: { status: 200, description: 'never' },
+        errors: [401, 429],
+        handler: () => {
+          throw unauthenticated('invalid AI gateway key');
+        },
+      }),
     ];
     // Nothing refills during the run: every request after the first few is refused.
     const settings: RateLimitSettings = { key: { burst: 5, perSecond: 0.001 }, ip: { burst: 10, perSecond: 0.001 }, failedAuthCost: 10, proxyHops: 0 };
@@ -157,22 +175,27 @@ async function main() {
       const server = await serve(createApp({ logger, identity, routes, bodyLimitBytes: config.bodyLimitBytes, rateLimit: limiter.forRoute }));
       closers.push(server.close);
 
-      const cases = [
-        { name: 'valid key past its limit', headers: { authorization: `Bearer ${org.org_api_key}` } },
-        { name: 'made-up keys, address in debt', headers: { authorization: `Bearer hgr_org_${randomBytes(24).toString('base64url')}` } },
+      const cases: Array<{ name: string; path: string; headers: Record<string, string> }> = [
+        { name: 'valid key past its limit', path: '/v1/ping', headers: { authorization: `Bearer ${org.org_api_key}` } },
+        { name: 'made-up keys, address in debt', path: '/v1/ping', headers: { authorization: `Bearer hgr_org_${randomBytes(24).toString('base64url')}` } },
+        {
+          name: 'forged gateway keys, in debt',
+          path: '/v1/gateway-ping',
+          headers: { 'x-api-key': `hgw_${randomUUID().replace(/-/g, '')}_${randomBytes(32).toString('base64url').slice(0, 43)}` },
+        },
       ];
       for (const c of cases) {
         // Empty the bucket (5 allowed for the key; 1 failed authentication for the address).
-        for (let i = 0; i < 6; i++) await fetch(server.url + '/v1/ping', { headers: c.headers }).then((r) => r.arrayBuffer());
+        for (let i = 0; i < 6; i++) await fetch(server.url + c.path, { headers: c.headers }).then((r) => r.arrayBuffer());
         // Warm up (JIT, connection pools) before measuring.
-        await load(server.url + '/v1/ping', c.headers, 10, 2);
+        await load(server.url + c.path, c.headers, 10, 2);
         server.refusals.length = 0;
         const cpu = process.cpuUsage();
-        const sequential = await load(server.url + '/v1/ping', c.headers, 1, SECONDS);
+        const sequential = await load(server.url + c.path, c.headers, 1, SECONDS);
         const { user, system } = process.cpuUsage(cpu);
         const cpuPerRefusal = (user + system) / server.refusals.length;
         const serverTimes = Float64Array.from(server.refusals).sort();
-        const parallel = await load(server.url + '/v1/ping', c.headers, 10, SECONDS);
+        const parallel = await load(server.url + c.path, c.headers, 10, SECONDS);
         const all429 = (l: Load) => Object.keys(l.statuses).every((s) => s === '429');
         if (!all429(sequential) || !all429(parallel)) {
           failed = true;

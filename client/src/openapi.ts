@@ -2255,13 +2255,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The provider's answer with its own status, streamed as it arrives (server-sent events pass event by event). The gateway's own errors come in the provider's error shape, not Hangar's: 401 unknown or revoked placeholder or no credential for the agent, 404 unknown agent, 502 provider unreachable */
+            /** @description The provider's answer with its own status, streamed as it arrives (server-sent events pass event by event). The gateway's own errors come in the provider's error shape, not Hangar's: 401 unknown or revoked placeholder or no credential for the agent, 403 an agent the workspace does not use or a model the organization has not enabled, 404 unknown agent, 502 provider unreachable. A path that would leave the agent's base path (dot segments, backslashes, encoded slashes in any spelling) is a 400 with Hangar's Error body */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "*/*": string;
+                };
+            };
+            /** @description Invalid input (details name the field and rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2278,13 +2287,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The provider's answer with its own status, streamed as it arrives (server-sent events pass event by event). The gateway's own errors come in the provider's error shape, not Hangar's: 401 unknown or revoked placeholder or no credential for the agent, 404 unknown agent, 502 provider unreachable */
+            /** @description The provider's answer with its own status, streamed as it arrives (server-sent events pass event by event). The gateway's own errors come in the provider's error shape, not Hangar's: 401 unknown or revoked placeholder or no credential for the agent, 403 an agent the workspace does not use or a model the organization has not enabled, 404 unknown agent, 502 provider unreachable. A path that would leave the agent's base path (dot segments, backslashes, encoded slashes in any spelling) is a 400 with Hangar's Error body */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "*/*": string;
+                };
+            };
+            /** @description Invalid input (details name the field and rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -13060,7 +13078,7 @@ export interface operations {
                             port: number;
                             /**
                              * Format: uri
-                             * @description Host form `{port}-{token}.{HANGAR_PREVIEW_DOMAIN}` when a preview domain is set, else `{base}/preview/{token}/`
+                             * @description Host form `{port}-{token}.{domain}` (the domain `localhost` unless HANGAR_PREVIEW_DOMAIN is set), or `/preview/{token}/` on the preview listener (HANGAR_PREVIEW_PORT, without a domain); never the API's own origin
                              */
                             url: string;
                         }[];
@@ -13131,7 +13149,7 @@ export interface operations {
                             port: number;
                             /**
                              * Format: uri
-                             * @description Host form `{port}-{token}.{HANGAR_PREVIEW_DOMAIN}` when a preview domain is set, else `{base}/preview/{token}/`
+                             * @description Host form `{port}-{token}.{domain}` (the domain `localhost` unless HANGAR_PREVIEW_DOMAIN is set), or `/preview/{token}/` on the preview listener (HANGAR_PREVIEW_PORT, without a domain); never the API's own origin
                              */
                             url: string;
                         };
@@ -13153,7 +13171,7 @@ export interface operations {
                             port: number;
                             /**
                              * Format: uri
-                             * @description Host form `{port}-{token}.{HANGAR_PREVIEW_DOMAIN}` when a preview domain is set, else `{base}/preview/{token}/`
+                             * @description Host form `{port}-{token}.{domain}` (the domain `localhost` unless HANGAR_PREVIEW_DOMAIN is set), or `/preview/{token}/` on the preview listener (HANGAR_PREVIEW_PORT, without a domain); never the API's own origin
                              */
                             url: string;
                         };

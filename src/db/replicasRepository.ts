@@ -72,6 +72,19 @@ export function createReplicasRepository(db: Knex) {
       return ((await trx('replicas').where({ id }).first()) as ReplicaRow | undefined) ?? null;
     },
 
+    /**
+     * Whether a replica's record puts `agent` to work: its own agent, a chat of that agent
+     * that is not deleted, or a message for that agent still queued or running (a message
+     * may ask for another agent than its chat's). What the AI gateway lets the workspace use.
+     */
+    async usesAgent(row: Pick<ReplicaRow, 'id' | 'coding_agent'>, agent: string, trx: Knex = db): Promise<boolean> {
+      if (row.coding_agent === agent) return true;
+      const chats = trx('replica_chats').where({ replica_id: row.id, provider: agent }).whereNull('deleted_at').select(trx.raw('1'));
+      const messages = trx('replica_messages').where({ replica_id: row.id, coding_agent: agent }).whereIn('status', ['queued', 'running']).select(trx.raw('1'));
+      const found = await trx.select(trx.raw('exists(?) or exists(?) as uses', [chats, messages])).first();
+      return Boolean((found as { uses: unknown } | undefined)?.uses);
+    },
+
     /** A replica that is not deleted. */
     async findLive(id: string, trx: Knex = db): Promise<ReplicaRow | null> {
       return ((await trx('replicas').where({ id }).whereNull('deleted_at').first()) as ReplicaRow | undefined) ?? null;

@@ -54,3 +54,15 @@ export function isModelAllowed(agent: AgentId, modelId: string, lookup: { config
   if (lookup?.configured) return lookup.enabled;
   return source === 'source_a' ? BUILTIN_SOURCE_A.has(modelId) : true;
 }
+
+/**
+ * The same rule as a list, for checking many requests against one lookup (the AI gateway):
+ * the ids an organization allows for `agent` given the ids it enabled in the agent's catalog,
+ * or null when it allows any.
+ */
+export function allowedModelIds(agent: AgentId, enabled: readonly string[]): ReadonlySet<string> | null {
+  const source = AGENTS[agent].modelSource;
+  if (!source) return null;
+  if (enabled.length > 0) return new Set(enabled);
+  return source === 'source_a' ? BUILTIN_SOURCE_A : null;
+}

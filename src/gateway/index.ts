@@ -7,7 +7,7 @@
  * request leaves one usage row, written when the answer ends, however it ends.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { finished, pipeline, type Readable } from 'node:stream';
+import { finished, pipeline, type Readable, type Transform } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
 import { AGENT_IDS, type AgentId } from '../agents/catalog';
 import { missingCredentialMessage, type CredentialResolver } from '../agents/credentials';
@@ -21,8 +21,10 @@ import { aiGatewayTokens } from '../metrics';
 import { clientResponseHeaders, presentedKey, upstreamRequestHeaders, type HeaderMap } from './headers';
 import { gatewayKeyReplica, verifyGatewayKey } from '../domain/gatewayKey';
 import { AGENT_WIRE, credentialHeaders, errorBody, type GatewayErrorKind, type Wire } from './providers';
+import { modelGate } from './modelGate';
 import { modelSniffer } from './requestModel';
 import { usageObserver, type TokenUsage } from './responseUsage';
+import { upstreamTarget } from './upstreamPath';
 
 export { gatewayKey, verifyGatewayKey } from '../domain/gatewayKey';
 
@@ -37,6 +39,8 @@ export const CLIENT_CLOSED_STATUS = 499;
 
 export interface AiGatewayDeps {
   repos: Pick<Repositories, 'replicas' | 'aiGatewayUsage'>;
+  /** The models an organization allows for an agent; null: any (`ModelCatalogService.allowedModels`). */
+  models: { allowedModels(organizationId: string, agent: AgentId): Promise<ReadonlySet<string> | null> };
   secretBox: SecretBox;
   credentials: Pick<CredentialResolver, 'resolveCredential'>;
   config: Pick<Config, 'agentBaseUrls'>;
@@ -61,12 +65,29 @@ export interface GatewayAnswer {
   headers: HeaderMap;
   /** The provider's answer as it arrives, or a whole error body of the gateway's own. */
   body: Readable | Buffer;
+  /** The workspace whose key this request proved to hold, whatever the answer (for the rate limiter). */
+  verifiedReplicaId?: string;
 }
 
 const isAgentId = (value: string): value is AgentId => (AGENT_IDS as readonly string[]).includes(value);
 
-function answer(wire: Wire, status: number, kind: GatewayErrorKind, message: string): GatewayAnswer {
-  return { status, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(errorBody(wire, kind, message))) };
+function answer(wire: Wire, status: number, kind: GatewayErrorKind, message: string, detail?: { code?: string; param?: string }): GatewayAnswer {
+  return { status, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(errorBody(wire, kind, message, detail))) };
+}
+
+/** An organization's models as a refusal names them: a few, and where to see the rest. */
+function describeModels(allowed: ReadonlySet<string>): string {
+  const ids = [...allowed];
+  const shown = ids.slice(0, 5).map((id) => `"${id}"`).join(', ');
+  return ids.length > 5 ? `${shown} and ${ids.length - 5} more (GET /v1/ai-gateway/enabled-models)` : shown;
+}
+
+/**
+ * Hangar's own Error body, for refusals of the request's form that no agent CLI would cause
+ * (like the rate limiter's 429): not dressed as the provider's answer.
+ */
+function hangarError(status: number, error: string, details: string): GatewayAnswer {
+  return { status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: Buffer.from(JSON.stringify({ error, details })) };
 }
 
 /** What a failed upstream call was, for the client and the log: a code, never a URL with credentials. */
@@ -76,8 +97,29 @@ function failureReason(err: unknown): string {
   return typeof code === 'string' ? code : typeof e.name === 'string' ? e.name : 'error';
 }
 
+/**
+ * The client's body as it goes upstream, through `through`. The link runs one way: the client
+ * failing or leaving mid-body ends `through` with an error (the upstream request is cut before
+ * its body is complete), while undici destroying `through` (it does when the connection fails)
+ * only unhooks it, so the client's request and socket stay open for the gateway's answer.
+ */
+function forwardedBody(incoming: Readable, through: Transform): Transform {
+  incoming.pipe(through);
+  const stopWatching = finished(incoming, { writable: false }, (err) => {
+    if (err && !through.destroyed) through.destroy(err);
+  });
+  through.once('close', () => {
+    stopWatching();
+    incoming.unpipe(through);
+    // Whatever the client still sends is read and dropped, as Node does for a request answered
+    // before its body: a body left unread would stall the connection until it is reset.
+    if (!incoming.readableEnded) incoming.resume();
+  });
+  return through;
+}
+
 export function createAiGateway(deps: AiGatewayDeps) {
-  const { repos, secretBox, credentials, config } = deps;
+  const { repos, secretBox, credentials, config, models } = deps;
   const logger = deps.logger;
   const dispatcher = new Agent({ headersTimeout: UPSTREAM_SILENCE_LIMIT_MS, bodyTimeout: UPSTREAM_SILENCE_LIMIT_MS });
   const pendingWrites = new Set<Promise<void>>();
@@ -96,22 +138,6 @@ export function createAiGateway(deps: AiGatewayDeps) {
       return null;
     }
     return verifyGatewayKey(key, row.id, engineSecret) ? row : null;
-  }
-
-  /** The upstream URL for a target, or null when the target would leave the base URL's path. */
-  function upstreamUrl(agent: AgentId, target: string): URL | null {
-    const base = config.agentBaseUrls[agent];
-    const path = target.split('?', 1)[0]!;
-    const segments = path.split('/').map((s) => {
-      try {
-        return decodeURIComponent(s);
-      } catch {
-        return s;
-      }
-    });
-    if (segments.some((s) => s === '.' || s === '..')) return null;
-    const url = new URL(base + target);
-    return url.origin === new URL(base).origin ? url : null;
   }
 
   function record(row: { replica: ReplicaRow; agent: AgentId; model: string | null; status: number; usage: TokenUsage; startedAt: Date; started: number }) {
@@ -135,25 +161,47 @@ export function createAiGateway(deps: AiGatewayDeps) {
     void write.finally(() => pendingWrites.delete(write));
   }
 
-  async function proxy(req: GatewayRequest, agent: AgentId, wire: Wire): Promise<GatewayAnswer> {
+  async function proxy(req: GatewayRequest, agent: AgentId, wire: Wire, verified: { replicaId?: string }): Promise<GatewayAnswer> {
     const startedAt = new Date();
     const started = performance.now();
+    // Decided from the request line alone, before any lookup; nothing is forwarded.
+    const target = upstreamTarget(config.agentBaseUrls[agent], req.target);
+    if (!target.url) return hangarError(400, 'Invalid path', `${target.refusal}; the gateway forwards only paths under the agent's base URL`);
+    const url = target.url;
     const replica = await authenticate(presentedKey(req.headers));
     if (!replica) {
       return answer(wire, 401, 'authentication', `Invalid AI gateway key for ${agent}: send the placeholder key Hangar configured for this workspace (in x-api-key or Authorization: Bearer).`);
     }
-    const credential = await credentials.resolveCredential({ organizationId: replica.organization_id, userId: replica.user_id, agent });
+    verified.replicaId = replica.id;
+    // The key is the workspace's, for whichever route it is sent to: the server decides which
+    // agents that workspace may spend a credential on.
+    if (!(await repos.replicas.usesAgent(replica, agent))) {
+      return answer(
+        wire,
+        403,
+        'permission',
+        `This workspace does not use ${agent} (its agent is ${replica.coding_agent}): its AI gateway key opens only the agents of its own chats and messages.`,
+        { code: 'agent_not_in_workspace' },
+      );
+    }
+    const [credential, allowed] = await Promise.all([
+      credentials.resolveCredential({ organizationId: replica.organization_id, userId: replica.user_id, agent }),
+      models.allowedModels(replica.organization_id, agent),
+    ]);
     if (!credential) {
       return answer(wire, 401, 'authentication', missingCredentialMessage(agent));
     }
-    const url = upstreamUrl(agent, req.target);
-    if (!url) return answer(wire, 400, 'invalid_request', 'The path may not contain "." or ".." segments.');
 
     const contentType = String(req.headers['content-type'] ?? '');
-    const sniffer = modelSniffer(contentType === '' || /json/i.test(contentType));
     const base = { replica, agent, startedAt, started };
-    let body: Readable | undefined;
-    if (req.body) body = pipeline(req.body, sniffer.stream, () => undefined);
+    // With a model list, the body's model is checked before anything goes upstream; without
+    // one, it is only read for the usage row.
+    const gate = allowed && req.body ? modelGate(allowed, describeModels(allowed)) : null;
+    const sniffer = gate ? null : modelSniffer(contentType === '' || /json/i.test(contentType));
+    const model = () => gate?.model() ?? sniffer?.model() ?? null;
+    const body = req.body ? forwardedBody(req.body, (gate ?? sniffer)!.stream) : undefined;
+    const refused = gate ? await gate.decision : null;
+    if (refused) return answer(wire, 403, 'permission', refused.message, { code: 'model_not_enabled', param: 'model' });
     let upstream: Dispatcher.ResponseData;
     try {
       upstream = await request(url, {
@@ -164,9 +212,14 @@ export function createAiGateway(deps: AiGatewayDeps) {
         dispatcher,
       });
     } catch (err) {
-      const clientLeft = req.signal.aborted || Boolean(req.body?.errored);
-      record({ ...base, model: sniffer.model(), status: clientLeft ? CLIENT_CLOSED_STATUS : 502, usage: { inputTokens: null, outputTokens: null } });
+      // Only the client's own signal says it left: undici destroys the body stream it was
+      // given when the upstream connection fails, so that stream's state proves nothing.
+      const clientLeft = req.signal.aborted;
+      // Cut mid-body by the model check: the provider got a body it cannot complete.
+      const cut = clientLeft ? null : gate?.refusal();
+      record({ ...base, model: model(), status: clientLeft ? CLIENT_CLOSED_STATUS : cut ? 403 : 502, usage: { inputTokens: null, outputTokens: null } });
       if (clientLeft) return answer(wire, CLIENT_CLOSED_STATUS, 'invalid_request', 'The client closed the request.');
+      if (cut) return answer(wire, 403, 'permission', cut.message, { code: 'model_not_enabled', param: 'model' });
       const reason = failureReason(err);
       logger.warn('AI gateway upstream unreachable', { agent, upstream: url.host, reason, replicaId: replica.id });
       return answer(wire, 502, 'upstream', `The AI gateway could not reach the ${agent} provider at ${url.host} (${reason}).`);
@@ -177,7 +230,7 @@ export function createAiGateway(deps: AiGatewayDeps) {
     finished(observer.stream, (err) => {
       const status = !err ? upstream.statusCode : req.signal.aborted ? CLIENT_CLOSED_STATUS : 502;
       if (err && !req.signal.aborted) logger.warn('AI gateway upstream answer broke off', { agent, upstream: url.host, reason: failureReason(err), replicaId: replica.id });
-      record({ ...base, model: sniffer.model(), status, usage: observer.usage() });
+      record({ ...base, model: model(), status, usage: observer.usage() });
     });
     return { status: upstream.statusCode, headers: clientResponseHeaders(upstream.headers), body: observer.stream };
   }
@@ -189,11 +242,12 @@ export function createAiGateway(deps: AiGatewayDeps) {
         return answer('openai', 404, 'not_found', `Unknown agent "${req.agent.slice(0, 64)}": the AI gateway serves ${AGENT_IDS.join(', ')} at /v1/ai-gateway/<agent>/…`);
       }
       const wire = AGENT_WIRE[req.agent];
+      const verified: { replicaId?: string } = {};
       try {
-        return await proxy(req, req.agent, wire);
+        return { ...(await proxy(req, req.agent, wire, verified)), verifiedReplicaId: verified.replicaId };
       } catch (err) {
         logger.error('AI gateway request failed', { agent: req.agent, err: err as Error });
-        return answer(wire, 500, 'internal', 'The AI gateway failed to handle the request.');
+        return { ...answer(wire, 500, 'internal', 'The AI gateway failed to handle the request.'), verifiedReplicaId: verified.replicaId };
       }
     },
 

@@ -22,10 +22,11 @@ export function credentialHeaders(wire: Wire, credential: { kind: CredentialKind
   return { authorization: `Bearer ${credential.secret}` };
 }
 
-export type GatewayErrorKind = 'authentication' | 'not_found' | 'invalid_request' | 'upstream' | 'internal';
+export type GatewayErrorKind = 'authentication' | 'permission' | 'not_found' | 'invalid_request' | 'upstream' | 'internal';
 
 const ANTHROPIC_TYPE: Record<GatewayErrorKind, string> = {
   authentication: 'authentication_error',
+  permission: 'permission_error',
   not_found: 'not_found_error',
   invalid_request: 'invalid_request_error',
   upstream: 'api_error',
@@ -34,15 +35,16 @@ const ANTHROPIC_TYPE: Record<GatewayErrorKind, string> = {
 
 const OPENAI_TYPE: Record<GatewayErrorKind, { type: string; code: string | null }> = {
   authentication: { type: 'invalid_request_error', code: 'invalid_api_key' },
+  permission: { type: 'invalid_request_error', code: 'permission_denied' },
   not_found: { type: 'invalid_request_error', code: 'unknown_url' },
   invalid_request: { type: 'invalid_request_error', code: null },
   upstream: { type: 'server_error', code: 'upstream_unreachable' },
   internal: { type: 'server_error', code: null },
 };
 
-/** An error body in the provider's shape. */
-export function errorBody(wire: Wire, kind: GatewayErrorKind, message: string): Record<string, unknown> {
+/** An error body in the provider's shape; `code` (OpenAI shape only) says more than the kind. */
+export function errorBody(wire: Wire, kind: GatewayErrorKind, message: string, detail: { code?: string; param?: string } = {}): Record<string, unknown> {
   if (wire === 'anthropic') return { type: 'error', error: { type: ANTHROPIC_TYPE[kind], message } };
   const { type, code } = OPENAI_TYPE[kind];
-  return { error: { message, type, param: null, code } };
+  return { error: { message, type, param: detail.param ?? null, code: detail.code ?? code } };
 }

@@ -1,8 +1,13 @@
 /**
  * The `model` of a JSON request body, read from the bytes as they stream upstream: a small
- * scanner follows the JSON structure (strings, escapes, nesting) and picks the top-level
- * `model` string, without parsing or holding the body. It looks at the first 1 MiB at most
- * and stops at the first answer; a body that is not a JSON object yields null.
+ * scanner follows the JSON structure (strings, escapes, nesting) and reads the top-level keys,
+ * without parsing or holding the body.
+ *
+ * Two uses. For usage rows it looks at the first 1 MiB at most and stops at the first `model`.
+ * For an organization that restricts an agent's models it reads the whole body and also counts
+ * what a provider's parser would see instead: a second top-level `model` (most JSON parsers keep
+ * the last one), an OpenRouter-style `models` fallback list, keys spelt with escapes
+ * (`"mod\u0065l"`). A body that is not a JSON object has no model.
  */
 import { Transform } from 'node:stream';
 
@@ -14,15 +19,34 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const isSpace = (b: number) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
 
-export interface ModelScanner {
+export interface RequestScan {
   feed(chunk: Uint8Array): void;
+  /** The first top-level `model` that is a string; null when none (yet). */
   readonly model: string | null;
+  /** Top-level `model` keys seen; more than one means parsers disagree on which counts. */
+  readonly modelKeys: number;
+  /** A top-level `model` whose value is not a (short) string. */
+  readonly modelNotString: boolean;
+  /** A top-level `models` key (a list of fallback models, on OpenRouter). */
+  readonly fallbackModels: boolean;
+  /** `object`: still inside the top-level object; `closed`: it ended; `not_object`: the body is something else. */
+  readonly shape: 'unknown' | 'object' | 'closed' | 'not_object';
+  /** Bytes looked at. */
+  readonly seen: number;
+  /** How many bytes into the body the top-level model's value ended; null before. */
+  readonly modelEnd: number | null;
 }
 
-export function createModelScanner(limit = MODEL_SCAN_LIMIT_BYTES): ModelScanner {
+/**
+ * `stopAtModel`: stop at the first model (usage rows). Without it the scanner reads every byte
+ * it is fed, so that nothing after the first model goes unseen.
+ */
+export function createRequestScanner(options: { limit?: number; stopAtModel?: boolean } = {}): RequestScan {
+  const limit = options.limit ?? Infinity;
+  const stopAtModel = options.stopAtModel ?? false;
   let seen = 0;
   let done = false;
-  let started = false;
+  let shape: RequestScan['shape'] = 'unknown';
   let depth = 0;
   let inString = false;
   let escaped = false;
@@ -32,6 +56,10 @@ export function createModelScanner(limit = MODEL_SCAN_LIMIT_BYTES): ModelScanner
   let capture: number[] | null = null;
   let lastKey: string | null = null;
   let model: string | null = null;
+  let modelKeys = 0;
+  let modelNotString = false;
+  let fallbackModels = false;
+  let modelEnd: number | null = null;
 
   const decode = (bytes: number[]): string | null => {
     try {
@@ -44,13 +72,26 @@ export function createModelScanner(limit = MODEL_SCAN_LIMIT_BYTES): ModelScanner
 
   const endString = () => {
     const text = capture && capture.length <= MAX_CAPTURE_BYTES ? decode(capture) : null;
-    if (role === 'key') lastKey = text;
-    else if (role === 'value' && lastKey === 'model') {
-      model = text;
-      done = true;
+    if (role === 'key') {
+      lastKey = text;
+      if (text === 'model') modelKeys += 1;
+      if (text === 'models') fallbackModels = true;
+    } else if (role === 'value' && lastKey === 'model') {
+      if (text === null) modelNotString = true;
+      else if (model === null && modelKeys === 1) {
+        model = text;
+        modelEnd = seen;
+      }
+      if (stopAtModel) done = true;
     }
     capture = null;
     role = null;
+    expect = 'none';
+  };
+
+  /** A value at depth 1 that is not a string: for `model`, a model that is not a name. */
+  const nonStringValue = () => {
+    if (expect === 'value' && lastKey === 'model') modelNotString = true;
     expect = 'none';
   };
 
@@ -67,15 +108,18 @@ export function createModelScanner(limit = MODEL_SCAN_LIMIT_BYTES): ModelScanner
       return;
     }
     if (isSpace(b)) return;
-    if (!started) {
-      started = true;
-      if (b !== 0x7b) done = true;
-      else {
+    if (shape === 'unknown') {
+      if (b !== 0x7b) {
+        shape = 'not_object';
+        done = true;
+      } else {
+        shape = 'object';
         depth = 1;
         expect = 'key';
       }
       return;
     }
+    if (shape === 'closed') return;
     switch (b) {
       case QUOTE:
         inString = true;
@@ -86,13 +130,16 @@ export function createModelScanner(limit = MODEL_SCAN_LIMIT_BYTES): ModelScanner
         return;
       case 0x7b: // {
       case 0x5b: // [
+        if (depth === 1) nonStringValue();
         depth += 1;
-        if (depth === 2) expect = 'none';
         return;
       case 0x7d: // }
       case 0x5d: // ]
         depth -= 1;
-        if (depth <= 0) done = true;
+        if (depth <= 0) {
+          shape = 'closed';
+          done = true;
+        }
         return;
       case 0x2c: // ,
         if (depth === 1) expect = 'key';
@@ -102,13 +149,32 @@ export function createModelScanner(limit = MODEL_SCAN_LIMIT_BYTES): ModelScanner
         return;
       default:
         // A number, true, false or null at depth 1 is a value that is not a string.
-        if (depth === 1) expect = 'none';
+        if (depth === 1 && expect === 'value') nonStringValue();
     }
   };
 
   return {
     feed(chunk) {
+      // The next quote and backslash in this chunk at or after the position looked at (-1: none
+      // left, -2: not looked for yet), so that each byte is searched once however many escapes.
+      let nextQuote = -2;
+      let nextBackslash = -2;
       for (let i = 0; i < chunk.length && !done; i++) {
+        if (inString && !escaped && capture === null) {
+          // Inside a string nobody keeps (message text, mostly): jump to its end or next escape.
+          if (nextQuote !== -1 && nextQuote < i) nextQuote = chunk.indexOf(QUOTE, i);
+          if (nextBackslash !== -1 && nextBackslash < i) nextBackslash = chunk.indexOf(BACKSLASH, i);
+          const stop = nextQuote === -1 ? nextBackslash : nextBackslash === -1 ? nextQuote : Math.min(nextQuote, nextBackslash);
+          const skip = (stop === -1 ? chunk.length : stop) - i;
+          if (seen + skip >= limit) {
+            seen = limit;
+            done = true;
+            break;
+          }
+          seen += skip;
+          i += skip;
+          if (i >= chunk.length) break;
+        }
         if (seen >= limit) {
           done = true;
           break;
@@ -120,12 +186,30 @@ export function createModelScanner(limit = MODEL_SCAN_LIMIT_BYTES): ModelScanner
     get model() {
       return model;
     },
+    get modelKeys() {
+      return modelKeys;
+    },
+    get modelNotString() {
+      return modelNotString;
+    },
+    get fallbackModels() {
+      return fallbackModels;
+    },
+    get shape() {
+      return shape;
+    },
+    get seen() {
+      return seen;
+    },
+    get modelEnd() {
+      return modelEnd;
+    },
   };
 }
 
 /** A pass-through stream that scans what passes (when `json`) and hands every chunk on unchanged. */
 export function modelSniffer(json: boolean): { stream: Transform; model(): string | null } {
-  const scanner = json ? createModelScanner() : null;
+  const scanner = json ? createRequestScanner({ limit: MODEL_SCAN_LIMIT_BYTES, stopAtModel: true }) : null;
   const stream = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       scanner?.feed(chunk);

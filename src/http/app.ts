@@ -15,6 +15,7 @@ import type { IdentityService } from '../services/identity';
 import { jsonBody } from './body';
 import { bearerKeyHash } from './bearer';
 import { createOwnBodies, DEFAULT_MAX_UNVERIFIED_BODIES, type OwnBodyReader, type UnverifiedBodySettings } from './ownBody';
+import { markWorkspaceVerified } from './verifiedWorkspace';
 import type { BodyLimitName, ReadBodyOptions, Route } from './route';
 import { compileValidator } from './validate';
 import { currentTraceId, tracingMiddleware } from './tracing';
@@ -186,6 +187,7 @@ export function createApp(options: AppOptions): Koa {
       // The caller is known before a byte of the body is read.
       if (route.auth === 'apiKeyOrEngine' && workspaceId && options.authenticateEngine) {
         ctx.state.actor = await options.authenticateEngine(workspaceId, authorization);
+        markWorkspaceVerified(ctx, workspaceId);
       } else if (route.auth !== 'none') {
         ctx.state.actor = await options.identity.authenticate(authorization, bearerKeyHash(ctx) ?? undefined);
       }

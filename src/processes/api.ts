@@ -104,7 +104,10 @@ export async function buildApi(options: { config: Config; logger: Logger; databa
     // A request Node's parser refuses (bad chunking, a NUL in a header, headers over the limit,
     // an unknown method) still gets the Error body when the socket can take one.
     server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-      if (!socket.writable || err.code === 'ECONNRESET') return void socket.destroy();
+      // A connection that ended mid-request (HPE_INVALID_EOF_STATE) is a client that left, not a
+      // malformed request to answer: closing it is what tells the request in flight (the AI
+      // gateway cancels its upstream request on it).
+      if (!socket.writable || err.code === 'ECONNRESET' || err.code === 'HPE_INVALID_EOF_STATE') return void socket.destroy();
       const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
       const body = JSON.stringify({ error: STATUS_CODES[status], details: parserRefusal(err) });
       // The headers were read and a response is in flight (the body was malformed): answer on it.

@@ -139,7 +139,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       logger: logger.child({ component: 'sentry-webhooks' }),
     }),
     media: createMediaService({ repos, blobs, temporal, links, limits: config.media, publicBaseUrl: config.publicBaseUrl }),
-    aiGateway: createAiGateway({ repos, secretBox, credentials, config, logger: logger.child({ component: 'ai-gateway' }) }),
+    aiGateway: createAiGateway({ repos, secretBox, credentials, models: modelCatalog, config, logger: logger.child({ component: 'ai-gateway' }) }),
     downloads: createDownloadsService({
       store: createReleaseStore(config.releasesDir, (reason) => logger.error('the releases manifest is invalid', { dir: config.releasesDir, reason })),
       links,

@@ -8,6 +8,7 @@ import type { Context } from 'koa';
 import type { AiGateway, GatewayAnswer } from '../../gateway';
 import { object } from '../../schemas/common';
 import { defineRoute, type Route, type RouteInput } from '../route';
+import { markWorkspaceVerified } from '../verifiedWorkspace';
 
 const tag = 'AI gateway';
 const PATH = '/v1/ai-gateway/:agent/*path';
@@ -47,7 +48,10 @@ async function respond(ctx: Context, answer: GatewayAnswer): Promise<void> {
 
 export function aiGatewayRoutes(gateway: AiGateway): Route[] {
   const handler = async ({ ctx }: RouteInput<unknown, unknown, unknown>) => {
+    // The client's own signals that it left: its request cut mid-body, or its connection
+    // closed before the answer ended. Never the state of the body stream the gateway forwards.
     const clientGone = new AbortController();
+    ctx.req.once('aborted', () => clientGone.abort());
     ctx.res.once('close', () => {
       if (!ctx.res.writableFinished) clientGone.abort();
     });
@@ -60,6 +64,7 @@ export function aiGatewayRoutes(gateway: AiGateway): Route[] {
       body: hasBody(ctx) ? ctx.req : null,
       signal: clientGone.signal,
     });
+    if (answer.verifiedReplicaId) markWorkspaceVerified(ctx, answer.verifiedReplicaId);
     if (clientGone.signal.aborted) {
       ctx.respond = false;
       ctx.res.statusCode = answer.status;
@@ -79,11 +84,12 @@ export function aiGatewayRoutes(gateway: AiGateway): Route[] {
     response: {
       status: 200,
       description:
-        "The provider's answer with its own status, streamed as it arrives (server-sent events pass event by event). The gateway's own errors come in the provider's error shape, not Hangar's: 401 unknown or revoked placeholder or no credential for the agent, 404 unknown agent, 502 provider unreachable",
+        "The provider's answer with its own status, streamed as it arrives (server-sent events pass event by event). The gateway's own errors come in the provider's error shape, not Hangar's: 401 unknown or revoked placeholder or no credential for the agent, 403 an agent the workspace does not use or a model the organization has not enabled, 404 unknown agent, 502 provider unreachable. A path that would leave the agent's base path (dot segments, backslashes, encoded slashes in any spelling) is a 400 with Hangar's Error body",
       contentType: '*/*',
     },
-    // Documented in the response description: these are the provider's error bodies, not Hangar's Error.
-    errors: [],
+    // 400 (a path outside the base) is Hangar's Error; the rest are the provider's error bodies,
+    // documented in the response description.
+    errors: [400],
     handler,
   };
   // One operation per method the agent CLIs use (GET also answers HEAD; OPTIONS is the router's).

@@ -5,6 +5,7 @@
  */
 import { pipeline } from 'node:stream/promises';
 import type { Context } from 'koa';
+import { markWorkspaceVerified } from '../verifiedWorkspace';
 import { successSchema } from '../../schemas/common';
 import {
   catalogSchema,
@@ -99,6 +100,8 @@ const hasBody = (ctx: Context) => ctx.method === 'POST' && (ctx.get('transfer-en
 /** The MCP endpoint: a native plugin answers here; a third-party one is forwarded and streamed back. */
 async function endpoint(plugins: PluginsService, { params, ctx }: RouteInput<EndpointP, unknown, unknown>): Promise<void> {
   const target = await plugins.openEndpoint(params.workspaceId, params.installId, ctx.get('x-workspace-id'), ctx.get('authorization'));
+  // Opening it checked the engine secret of the workspace X-Workspace-Id names (the path's).
+  markWorkspaceVerified(ctx, ctx.get('x-workspace-id'));
   if (target.kind === 'native') {
     ctx.respond = false;
     await target.serve(ctx.req, ctx.res);

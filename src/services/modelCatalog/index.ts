@@ -16,7 +16,7 @@ import { invalid, forbidden } from '../../domain/errors';
 import type { Logger } from '../../logger';
 import type { Actor } from '../../domain/actor';
 import { BUILTIN_MODELS, type CatalogModel } from '../../agents/builtinModels';
-import { isModelAllowed } from '../../domain/agentPolicy';
+import { allowedModelIds, isModelAllowed } from '../../domain/agentPolicy';
 import { createSwrCache, type Loaded } from './cache';
 import { createProviderClient, type ProviderClient } from './providers';
 import { indexCatalog, pageOf, type IndexedCatalog } from './search';
@@ -214,6 +214,17 @@ export function createModelCatalogService(deps: {
     async isModelAllowed(organizationId: string, agent: AgentId, modelId: string): Promise<boolean> {
       const source = AGENTS[agent].modelSource;
       return isModelAllowed(agent, modelId, source ? await repo.isEnabled(organizationId, source, modelId) : null);
+    },
+
+    /**
+     * `isModelAllowed` as a set, for the AI gateway: the ids the organization allows for
+     * `agent`, or null when it allows any (then nothing is looked up).
+     */
+    async allowedModels(organizationId: string, agent: AgentId): Promise<ReadonlySet<string> | null> {
+      const source = AGENTS[agent].modelSource;
+      if (!source) return null;
+      const enabled = await repo.enabledIds(organizationId, source);
+      return allowedModelIds(agent, enabled.map((row) => row.model_id));
     },
 
     /** Drops an organization's cached lists, e.g. after its credentials change. */

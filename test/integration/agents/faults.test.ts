@@ -68,6 +68,30 @@ describe('agent turns against a failing provider', function () {
     expect((await errorEvents(id)).map((e) => e.code)).to.include('agent_failed');
   });
 
+  for (const agent of ['agent_5', 'agent_4'] as const) {
+    it(`ends a turn whose model the organization no longer allows with the gateway's refusal, and the CLI never reaches the provider (${agent})`, async () => {
+      const { org, env, api } = await agentOrg(agent);
+      rig.models.script(committer);
+      expect((await api.put('/v1/ai-gateway/enabled-models', { source: 'source_b', model_ids: ['qwen/qwen3-coder', 'z-ai/glm-5.2'] })).status).to.equal(200);
+      const { id, status } = await firstTurn(org.org_api_key, { name: 'models', environment_id: env.id, coding_agent: agent, model: 'qwen/qwen3-coder', message: 'Add ok.txt and commit it.' });
+      expect(status.status).to.equal('completed');
+
+      // An admin takes the workspace's model off the list; the workspace's next turn still asks for it.
+      expect((await api.put('/v1/ai-gateway/enabled-models', { source: 'source_b', model_ids: ['z-ai/glm-5.2'] })).status).to.equal(200);
+      const before = rig.models.modelCalls.length;
+      expect((await api.post(`/v1/replica/${id}/messages`, { message: 'Add another file.' })).status).to.equal(200);
+      const refused = await turnEnded(id, 2);
+      expect(refused.status).to.equal('failed');
+      expect(refused.error).to.contain('qwen/qwen3-coder').and.to.contain('not enabled');
+      expect(rig.models.modelCalls.length, 'no generation request reached the provider').to.equal(before);
+
+      // Choosing an enabled model is the fix.
+      rig.models.script(committer);
+      expect((await api.post(`/v1/replica/${id}/messages`, { message: 'Add ok.txt and commit it.', model: 'z-ai/glm-5.2' })).status).to.equal(200);
+      expect(await turnEnded(id, 3)).to.deep.include({ status: 'completed' });
+    });
+  }
+
   it('ends a turn on a provider 500 with the provider’s message (agent_2)', async () => {
     const { org, env } = await agentOrg('agent_2');
     rig.models.script((call) => (call.shellTool ? { error: { status: 500, message: 'upstream exploded' } } : 'ok'));

@@ -3,16 +3,15 @@
  * credential out to a stand-in provider (./upstream.ts) on the port the shared harness points
  * HANGAR_AGENT_N_BASE_URL at, answers streamed back, and one usage row per forwarded request.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { expect } from 'chai';
-import { createSecretBox } from '../../../src/crypto/secretBox';
-import { sealedField } from '../../../src/crypto/sealedFields';
 import type { AiGatewayUsageRow } from '../../../src/db/aiGatewayUsageRepository';
-import { hashEngineSecret } from '../../../src/domain/replicas';
 import { gatewayKey } from '../../../src/gateway';
 import { aiUpstream, harness } from '../../support/harness';
 import { as, newOrg, request } from '../../support/http';
 import { until } from '../../support/wait';
+import { insertChatRow, insertWorkspaceRow } from '../../support/workspaceRow';
 import { startUpstream, TOKENS, type Upstream } from './upstream';
 
 const ORG_SECRET = 'sk-ant-org-0123456789abcdefORG1';
@@ -27,22 +26,14 @@ interface Workspace {
   org: Org;
 }
 
-/** A replica row with a sealed engine secret, as the API writes one; `personal` makes it the admin's. */
-async function workspace(org: Org, options: { personal?: boolean } = {}): Promise<Workspace> {
-  const id = randomUUID();
-  const engineSecret = randomBytes(32).toString('base64url');
-  await harness().database.db('replicas').insert({
-    id,
-    organization_id: org.organization_id,
-    user_id: options.personal ? org.admin.user_id : null,
-    name: `gateway-${id.slice(0, 8)}`,
-    status: 'active',
-    coding_agent: 'agent_1',
-    engine_secret_hash: hashEngineSecret(engineSecret),
-    engine_secret_sealed: createSecretBox(harness().config.encryptionKeys).seal(engineSecret, sealedField('replicas', 'engine_secret_sealed', id)),
-  });
-  return { id, key: gatewayKey(id, engineSecret), org };
+/** A workspace of `org` (see insertWorkspaceRow). */
+async function workspace(org: Org, options: { personal?: boolean; agent?: string; chats?: string[] } = {}): Promise<Workspace> {
+  const row = await insertWorkspaceRow(org.organization_id, { userId: options.personal ? org.admin.user_id : null, agent: options.agent, chats: options.chats });
+  return { id: row.id, key: row.key, org };
 }
+
+const ALL_AGENTS = ['agent_1', 'agent_2', 'agent_3', 'agent_4', 'agent_5'];
+const addChat = insertChatRow;
 
 async function setCredential(key: string, scope: 'organization' | 'user', agent: string, body: { kind: 'api_key' | 'oauth_token'; secret: string }) {
   const res = await as(key).post(`/v1/${scope}/credentials/${agent}`, body);
@@ -104,6 +95,31 @@ async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, state:
     clearTimeout(timer);
   }
   return state.text;
+}
+
+/**
+ * A request with its path sent byte for byte (fetch would normalise `\\` and dot segments
+ * before sending, which is exactly what must reach the server untouched here).
+ */
+function rawCall(path: string, headers: Record<string, string>): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${harness().baseUrl}/`, { method: 'GET', path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let body: unknown = text;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // not JSON: kept as text for the assertion message
+        }
+        resolve({ status: res.statusCode!, body });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 const usageRows = (replicaId: string) => harness().database.repos.aiGatewayUsage.listForReplica(replicaId);
@@ -213,7 +229,7 @@ describe('AI gateway', () => {
 
     it('answers 401 in the provider shape, naming the fix, when no credential is configured', async () => {
       const org = await newOrg('gateway');
-      const ws = await workspace(org);
+      const ws = await workspace(org, { chats: ['agent_2'] });
       const openai = await gatewayJson('/v1/ai-gateway/agent_2/v1/responses', { key: ws.key, keyIn: 'bearer', body: { model: 'gpt-test', input: 'hi' } });
       expect(openai.status).to.equal(401);
       const message = openaiAuthError(openai.body);
@@ -267,9 +283,9 @@ describe('AI gateway', () => {
       const orgA = await newOrg('gateway-a');
       const orgB = await newOrg('gateway-b');
       await setCredential(orgA.org_api_key, 'organization', 'agent_4', { kind: 'api_key', secret: ORG_SECRET });
-      const a = await workspace(orgA);
-      const sameOrg = await workspace(orgA);
-      const foreign = await workspace(orgB);
+      const a = await workspace(orgA, { agent: 'agent_4' });
+      const sameOrg = await workspace(orgA, { agent: 'agent_4' });
+      const foreign = await workspace(orgB, { agent: 'agent_4' });
       const mac = (key: string) => key.split('_')[2]!;
       const compact = (id: string) => id.replace(/-/g, '');
       const body = { model: 'router/model', messages: [] };
@@ -296,6 +312,125 @@ describe('AI gateway', () => {
     });
   });
 
+  describe("the workspace's agents and the organization's models", () => {
+    const forbidden = (body: any, wire: 'anthropic' | 'openai') => {
+      if (wire === 'anthropic') {
+        expect(body.type).to.equal('error');
+        expect(body.error.type).to.equal('permission_error');
+        return body.error.message as string;
+      }
+      expect(body.error.type).to.equal('invalid_request_error');
+      return body.error.message as string;
+    };
+    const sawNothing = (testIds: string[]) => expect(upstream.calls.filter((c) => testIds.includes(c.headers['x-test-id'] as string))).to.deep.equal([]);
+
+    it("opens only the agents the workspace's record puts to work: a workspace of agent_2 cannot spend the agent_1 credential", async () => {
+      const org = await newOrg('gateway');
+      for (const agent of ['agent_1', 'agent_2', 'agent_3']) await setCredential(org.org_api_key, 'organization', agent, { kind: 'api_key', secret: `${ORG_SECRET}-${agent}` });
+      const ws = await workspace(org, { agent: 'agent_2' });
+      const prompt = { model: 'claude-test-1', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] };
+
+      const own = await gatewayJson('/v1/ai-gateway/agent_2/v1/responses', { key: ws.key, keyIn: 'bearer', body: { model: 'gpt-test', input: 'hi' } });
+      expect(own.status).to.equal(200);
+      const other = await gatewayJson('/v1/ai-gateway/agent_1/v1/messages', { key: ws.key, body: prompt });
+      expect(other.status).to.equal(403);
+      expect(forbidden(other.body, 'anthropic')).to.contain('agent_1').and.contain('agent_2');
+      const viaBearer = await gatewayJson('/v1/ai-gateway/agent_1/v1/models', { key: ws.key, keyIn: 'bearer' });
+      expect(viaBearer.status).to.equal(403);
+      const third = await gatewayJson('/v1/ai-gateway/agent_3/v1/chat/completions', { key: ws.key, keyIn: 'bearer', body: { model: 'a1-large', messages: [] } });
+      expect(third.status).to.equal(403);
+      expect(third.body.error.code).to.equal('agent_not_in_workspace');
+      sawNothing([other.testId, viaBearer.testId, third.testId]);
+      expect(await usageRows(ws.id)).to.have.length(1);
+
+      // A chat of agent_1 in the workspace (a member chose it) opens agent_1; deleting it closes it again.
+      const chatId = await addChat(ws.id, 'agent_1');
+      const chat = await gatewayJson('/v1/ai-gateway/agent_1/v1/messages', { key: ws.key, body: prompt });
+      expect(chat.status).to.equal(200);
+      expect((await upstream.call(chat.testId)).headers['x-api-key']).to.equal(`${ORG_SECRET}-agent_1`);
+      await harness().database.db('replica_chats').where({ replica_id: ws.id, id: chatId }).update({ deleted_at: new Date() });
+      expect((await gatewayJson('/v1/ai-gateway/agent_1/v1/messages', { key: ws.key, body: prompt })).status).to.equal(403);
+
+      // A message for agent_3 in an agent_2 chat opens agent_3 while it is queued or running, not after.
+      const agent2Chat = await addChat(ws.id, 'agent_2');
+      const messageId = randomUUID();
+      await harness().database.db('replica_messages').insert({
+        id: messageId,
+        replica_id: ws.id,
+        chat_id: agent2Chat,
+        content: 'use agent_3 here',
+        status: 'running',
+        queue_position: 1,
+        coding_agent: 'agent_3',
+      });
+      expect((await gatewayJson('/v1/ai-gateway/agent_3/v1/chat/completions', { key: ws.key, keyIn: 'bearer', body: { model: 'a1-large', messages: [] } })).status).to.equal(200);
+      await harness().database.db('replica_messages').where({ replica_id: ws.id, id: messageId }).update({ status: 'completed' });
+      expect((await gatewayJson('/v1/ai-gateway/agent_3/v1/chat/completions', { key: ws.key, keyIn: 'bearer', body: { model: 'a1-large', messages: [] } })).status).to.equal(403);
+    });
+
+    it('refuses a model the organization has not enabled, in the provider shape, before anything reaches the provider', async () => {
+      const org = await newOrg('gateway');
+      for (const agent of ['agent_3', 'agent_4']) await setCredential(org.org_api_key, 'organization', agent, { kind: 'api_key', secret: `${ORG_SECRET}-${agent}` });
+      const ws = await workspace(org, { agent: 'agent_4', chats: ['agent_3'] });
+      const chat = (body: unknown, options: CallOptions = {}) => gatewayJson('/v1/ai-gateway/agent_4/v1/chat/completions', { key: ws.key, keyIn: 'bearer', body, ...options });
+
+      // Before an admin enables models, the router's models are all allowed.
+      expect((await chat({ model: 'moonshotai/kimi-k2.6', messages: [] })).status).to.equal(200);
+      const enabled = await as(org.org_api_key).put('/v1/ai-gateway/enabled-models', { source: 'source_b', model_ids: ['z-ai/glm-5.2', 'qwen/qwen3-coder'] });
+      expect(enabled.status, JSON.stringify(enabled.body)).to.equal(200);
+
+      expect((await chat({ model: 'qwen/qwen3-coder', stream: true, messages: [{ role: 'user', content: 'hi' }] })).status).to.equal(200);
+      const refused = await chat({ model: 'moonshotai/kimi-k2.6', messages: [{ role: 'user', content: 'hi' }] });
+      expect(refused.status).to.equal(403);
+      expect(refused.body.error).to.include({ type: 'invalid_request_error', code: 'model_not_enabled', param: 'model' });
+      expect(refused.body.error.message).to.contain('moonshotai/kimi-k2.6').and.contain('z-ai/glm-5.2');
+
+      // Every other way of naming a model the provider would act on.
+      const spellings: Array<[string, string | Buffer, string?]> = [
+        ['a second model key', '{"model":"z-ai/glm-5.2","messages":[],"model":"moonshotai/kimi-k2.6"}'],
+        ['an escaped key', '{"mod\\u0065l":"moonshotai/kimi-k2.6","messages":[]}'],
+        ['a fallback list', '{"model":"z-ai/glm-5.2","models":["moonshotai/kimi-k2.6"],"messages":[]}'],
+        ['no model', '{"messages":[]}'],
+        ['a model that is not a name', '{"model":["moonshotai/kimi-k2.6"],"messages":[]}'],
+        ['a body that is not JSON', 'model=moonshotai/kimi-k2.6', 'application/x-www-form-urlencoded'],
+        ['a model past the first MiB', `{"messages":[{"role":"user","content":"${'x'.repeat(1_100_000)}"}],"model":"z-ai/glm-5.2"}`],
+      ];
+      const testIds = [refused.testId];
+      for (const [what, raw, contentType] of spellings) {
+        const answer = await chat(undefined, { rawBody: raw, headers: { 'content-type': contentType ?? 'application/json' } });
+        expect(answer.status, `${what}: ${JSON.stringify(answer.body).slice(0, 300)}`).to.equal(403);
+        expect(answer.body.error.code, what).to.equal('model_not_enabled');
+        testIds.push(answer.testId);
+      }
+      sawNothing(testIds);
+
+      // A second model deep in a large body: the head (with an allowed model) went upstream, but
+      // the body is cut before it ends, so the provider never has a request it can run.
+      const deep = Buffer.from(`{"model":"z-ai/glm-5.2","messages":[{"role":"user","content":"${'y'.repeat(3 * 1024 * 1024)}"}],"model":"moonshotai/kimi-k2.6"}`);
+      const cut = await chat(undefined, { rawBody: deep, headers: { 'content-type': 'application/json' } });
+      expect(cut.status).to.equal(403);
+      expect(cut.body.error.code).to.equal('model_not_enabled');
+      const seen = await upstream.call(cut.testId);
+      await until('the cut request to close', async () => seen.closedEarly || seen.received, 10_000, 20);
+      expect(seen.received, 'the provider received the whole body').to.equal(false);
+      const row = await until('the cut row', async () => (await usageRows(ws.id)).find((r) => r.status === 403), 10_000, 20);
+      expect(row.model).to.equal('z-ai/glm-5.2');
+
+      // GET (model lists) names no model; agent_3 allows its built-in list until an admin enables some.
+      expect((await gatewayJson('/v1/ai-gateway/agent_4/v1/models', { key: ws.key, keyIn: 'bearer' })).status).to.equal(200);
+      const builtin = await gatewayJson('/v1/ai-gateway/agent_3/v1/chat/completions', { key: ws.key, keyIn: 'bearer', body: { model: 'a1-large', messages: [] } });
+      expect(builtin.status).to.equal(200);
+      const unlisted = await gatewayJson('/v1/ai-gateway/agent_3/v1/chat/completions', { key: ws.key, keyIn: 'bearer', body: { model: 'gpt-test', messages: [] } });
+      expect(unlisted.status).to.equal(403);
+      expect(unlisted.body.error.message).to.contain('a1-large');
+      sawNothing([unlisted.testId]);
+
+      // An admin changing the list takes effect on the next request.
+      expect((await as(org.org_api_key).put('/v1/ai-gateway/enabled-models', { source: 'source_b', model_ids: [] })).status).to.equal(200);
+      expect((await chat({ model: 'moonshotai/kimi-k2.6', messages: [] })).status).to.equal(200);
+    });
+  });
+
   describe('forwarding', () => {
     let ws: Workspace;
 
@@ -304,7 +439,7 @@ describe('AI gateway', () => {
       for (const agent of ['agent_1', 'agent_2', 'agent_3', 'agent_4', 'agent_5']) {
         await setCredential(org.org_api_key, 'organization', agent, { kind: 'api_key', secret: `${ORG_SECRET}-${agent}` });
       }
-      ws = await workspace(org);
+      ws = await workspace(org, { chats: ALL_AGENTS });
     });
 
     it('passes method, path and query through, answers HEAD and OPTIONS, and keeps the model routes working', async () => {
@@ -331,6 +466,55 @@ describe('AI gateway', () => {
       expect((await as(org.org_api_key).get('/v1/ai-gateway/models')).status).to.equal(200);
       expect((await as(org.org_api_key).get('/v1/ai-gateway/enabled-models')).body).to.have.property('enabled_models');
       expect((await request('POST', '/v1/ai-gateway/models', { key: org.org_api_key })).status).to.equal(405);
+    });
+
+    it('refuses with 400 and the Error body any path that would leave the base path, in any spelling, and forwards nothing', async () => {
+      const escapes = [
+        '/v1\\..\\..\\admin',
+        '/v1\\..%5c..%5cadmin',
+        '/v1%5c..%5c..%5cadmin',
+        '/v1/..%5Cadmin',
+        '/v1/../../admin',
+        '/v1/%2e%2e/%2e%2e/admin',
+        '/v1/%2E%2e/../admin',
+        '/v1/.%2e/admin',
+        '/v1/%2e./admin',
+        '/v1%2f..%2f..%2fadmin',
+        '/v1/%2e%2e%2f%2e%2e%2fadmin',
+        '/v1/%252e%252e/%252e%252e/admin',
+        '/v1/%252f..%252fadmin',
+        '/v1/..;/..;/admin',
+        '/v1/./messages',
+        '/..',
+        '/%2e%2e?x=1',
+        '\\..\\admin',
+      ];
+      const before = upstream.calls.length;
+      for (const agent of ['agent_1', 'agent_4']) {
+        for (const escape of escapes) {
+          const testId = randomUUID();
+          const answer = await rawCall(`/v1/ai-gateway/${agent}${escape}`, { 'x-api-key': ws.key, authorization: `Bearer ${ws.key}`, 'x-test-id': testId });
+          // A backslash right after the agent makes it another (unknown) agent's name.
+          if (escape.startsWith('\\')) {
+            expect(answer.status, `${agent}${escape}: ${JSON.stringify(answer.body)}`).to.equal(404);
+            continue;
+          }
+          expect(answer.status, `${agent}${escape}: ${JSON.stringify(answer.body)}`).to.equal(400);
+          expect(answer.body, escape).to.have.all.keys('error', 'details');
+          expect(answer.body.error, escape).to.equal('Invalid path');
+          expect(answer.body.details, escape).to.contain('path');
+        }
+      }
+      // The provider saw nothing at all: no path outside a base, no credential.
+      expect(upstream.calls.slice(before).map((c) => c.url)).to.deep.equal([]);
+
+      // Dots, percent-escapes and backslash look-alikes inside a segment, and anything in the query, still pass.
+      for (const fine of ['/v1/models/a1-large.v2', '/v1/a..b/c.', '/v1/files/name%20with%20space', '/v1/models?after=../../admin&q=%2e%2e%5c']) {
+        const testId = randomUUID();
+        const answer = await rawCall(`/v1/ai-gateway/agent_1${fine}`, { 'x-api-key': ws.key, 'x-test-id': testId });
+        expect(answer.status, fine).to.equal(200);
+        expect((await upstream.call(testId)).url, fine).to.equal(`/agent_1${fine}`);
+      }
     });
 
     it('answers 404 in the OpenAI shape for an unknown agent', async () => {
@@ -367,7 +551,7 @@ describe('AI gateway', () => {
       for (const agent of ['agent_1', 'agent_2', 'agent_4', 'agent_5']) {
         await setCredential(org.org_api_key, 'organization', agent, { kind: 'api_key', secret: `${ORG_SECRET}-${agent}` });
       }
-      const mine = await workspace(org);
+      const mine = await workspace(org, { chats: ALL_AGENTS });
       const from = new Date(Date.now() - 60_000);
       const calls = [
         gatewayJson('/v1/ai-gateway/agent_2/v1/responses', { key: mine.key, keyIn: 'bearer', body: { model: 'gpt-test', input: 'hi', stream: true } }),
@@ -418,7 +602,7 @@ describe('AI gateway', () => {
       const org = await newOrg('gateway');
       await setCredential(org.org_api_key, 'organization', 'agent_1', { kind: 'api_key', secret: ORG_SECRET });
       await setCredential(org.org_api_key, 'organization', 'agent_2', { kind: 'api_key', secret: ORG_SECRET });
-      ws = await workspace(org);
+      ws = await workspace(org, { chats: ['agent_2'] });
     });
 
     it('answers 502 in the provider shape when the provider refuses the connection or drops it', async () => {
@@ -443,6 +627,52 @@ describe('AI gateway', () => {
         return found.filter((r) => r.status === 502).length === 2 && found;
       }, 10_000, 20);
       expect(rows.filter((r) => r.status === 502).map((r) => r.model).sort()).to.deep.equal(['refused-model', 'reset-model']);
+    });
+
+    for (const size of [96 * 1024, 4 * 1024 * 1024]) {
+      it(`answers 502, records 502 and logs the warning for a ${size / 1024} KB prompt to a provider that refuses the connection`, async () => {
+        // undici destroys a request body of about 20 KB or more when the connection fails;
+        // that is the gateway's own stream going, not the client leaving.
+        const model = `refused-${size}`;
+        const prompt = { model, max_tokens: 10, messages: [{ role: 'user', content: 'p'.repeat(size) }] };
+        const logsBefore = harness().logs.length;
+        await upstream.stop();
+        let refused;
+        try {
+          refused = await gatewayJson('/v1/ai-gateway/agent_1/v1/messages', { key: ws.key, body: prompt });
+        } finally {
+          await upstream.start();
+        }
+        expect(refused.status).to.equal(502);
+        expect(refused.body.type).to.equal('error');
+        expect(refused.body.error.type).to.equal('api_error');
+        expect(refused.body.error.message).to.contain('ECONNREFUSED');
+        const row = await until('the refused request row', async () => (await usageRows(ws.id)).find((r) => r.model === model), 10_000, 20);
+        expect(row.status).to.equal(502);
+        const warning = await until('the unreachable warning', async () => harness().logs.slice(logsBefore).find((l) => l.includes('AI gateway upstream unreachable') && l.includes(ws.id)), 10_000, 20);
+        expect(warning).to.contain('ECONNREFUSED');
+        expect(warning).not.to.contain(ORG_SECRET);
+      });
+    }
+
+    it('records 499 for a client that disconnects while it is still sending its prompt', async () => {
+      const testId = randomUUID();
+      const head = Buffer.from(`{"model":"left-mid-body","messages":[{"role":"user","content":"`);
+      const client = httpRequest(`${harness().baseUrl}/v1/ai-gateway/agent_1/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(256 * 1024), 'x-api-key': ws.key, 'x-test-id': testId },
+      });
+      const clientClosed = new Promise<void>((resolve) => client.once('close', () => resolve()));
+      client.on('error', () => undefined);
+      client.write(Buffer.concat([head, Buffer.alloc(64 * 1024, 0x61)]));
+      // The provider has the request: the gateway is streaming the prompt when the client leaves.
+      const call = await upstream.call(testId);
+      client.destroy();
+      await clientClosed;
+      await until('the provider request to close', async () => call.closedEarly, 10_000, 20);
+      const row = await until('the abandoned request row', async () => (await usageRows(ws.id)).find((r) => r.model === 'left-mid-body'), 10_000, 20);
+      expect(row.status).to.equal(499);
+      expect(call.received).to.equal(false);
     });
 
     it('cancels the upstream request when the client goes away, before or during the answer', async () => {
@@ -475,9 +705,9 @@ describe('AI gateway', () => {
 
       const rows = await until('both abort rows', async () => {
         const found = await usageRows(ws.id);
-        return found.filter((r) => r.status === 499).length === 2 && found;
+        return found.filter((r) => r.status === 499 && r.model !== 'left-mid-body').length === 2 && found;
       }, 10_000, 20);
-      const aborted = rows.filter((r) => r.status === 499);
+      const aborted = rows.filter((r) => r.status === 499 && r.model !== 'left-mid-body');
       expect(aborted.map((r) => r.model).sort()).to.deep.equal(['hang-model', 'silent-model']);
       expect(aborted.find((r) => r.model === 'hang-model')).to.include({ input_tokens: TOKENS.anthropicSse.input });
     });

@@ -7,10 +7,12 @@
 import { expect } from 'chai';
 import { hashApiKey } from '../../../src/crypto/apiKeys';
 import { randomBytes } from 'node:crypto';
-import { harness } from '../../support/harness';
+import { aiUpstream, harness } from '../../support/harness';
 import { startApiProcess, type ApiProcessHandle } from '../../support/apiProcess';
-import { errorOf, newOrg, type Answer } from '../../support/http';
+import { as, errorOf, newOrg, type Answer } from '../../support/http';
 import { until } from '../../support/wait';
+import { insertWorkspaceRow } from '../../support/workspaceRow';
+import { startUpstream } from '../gateway/upstream';
 
 async function call(base: string, path: string, key?: string, method = 'GET'): Promise<Answer> {
   const res = await fetch(base + path, { method, headers: key ? { authorization: `Bearer ${key}` } : {}, body: method === 'POST' ? '{}' : undefined });
@@ -84,6 +86,70 @@ describe('rate limits', function () {
     // but the key this process holds goes on, and so do health probes.
     expect((await call(api.url, '/v1/environments', org.org_api_key)).status).to.equal(200);
     expect((await call(api.url, '/healthz')).status).to.equal(200);
+  });
+
+  it("buckets a workspace's calls only by a credential that was verified: forged keys naming it are charged to their own addresses", async () => {
+    // Addresses come from X-Forwarded-For (one proxy of the operator's), so a test can be several
+    // clients. A workspace may send 5 at once; an address 10, and a failed authentication costs 10.
+    const api = await open({
+      HANGAR_REDIS_PREFIX: prefix(),
+      HANGAR_RATE_LIMIT_PROXY_HOPS: '1',
+      HANGAR_RATE_LIMIT_KEY_BURST: '5',
+      HANGAR_RATE_LIMIT_KEY_PER_SECOND: '0.01',
+      HANGAR_RATE_LIMIT_IP_BURST: '10',
+      HANGAR_RATE_LIMIT_IP_PER_SECOND: '0.01',
+      HANGAR_RATE_LIMIT_FAILED_AUTH_COST: '10',
+    });
+    const upstream = await startUpstream(aiUpstream().port);
+    try {
+      const org = await newOrg('rate-limit-workspace');
+      expect((await as(org.org_api_key).post('/v1/organization/credentials/agent_1', { kind: 'api_key', secret: 'sk-ant-rate-limit-test-000000' })).status).to.equal(200);
+      const w = await insertWorkspaceRow(org.organization_id);
+      const compactId = w.id.replace(/-/g, '');
+      const fromW = { 'x-forwarded-for': '10.9.9.9' };
+      const gatewayCall = (key: string, headers: Record<string, string>) =>
+        fetch(`${api.url}/v1/ai-gateway/agent_1/v1/messages`, {
+          method: 'POST',
+          headers: { 'x-api-key': key, 'content-type': 'application/json', ...headers },
+          body: JSON.stringify({ model: 'claude-test-1', max_tokens: 5, messages: [] }),
+        }).then(async (res) => ({ status: res.status, policy: res.headers.get('ratelimit-policy'), body: await res.text() }));
+      const engineCall = (secret: string, headers: Record<string, string>) =>
+        fetch(`${api.url}/v1/workspaces/${w.id}/plugins`, { headers: { authorization: `Bearer ${secret}`, 'x-workspace-id': w.id, ...headers } }).then(async (res) => ({ status: res.status, policy: res.headers.get('ratelimit-policy'), body: await res.text() }));
+
+      // W's own calls, once each, as any workspace makes them.
+      expect((await gatewayCall(w.key, fromW)).status).to.equal(200);
+      expect((await engineCall(w.engineSecret, fromW)).status).to.equal(200);
+
+      // A few addresses flood W's id with keys and secrets they cannot have.
+      for (const attacker of ['10.1.1.1', '10.1.1.2', '10.1.1.3']) {
+        const statuses: number[] = [];
+        const policies = new Set<string | null>();
+        for (let i = 0; i < 10; i++) {
+          const forgedKey = `hgw_${compactId}_${randomBytes(32).toString('base64url').slice(0, 43)}`;
+          for (const answer of [await gatewayCall(forgedKey, { 'x-forwarded-for': attacker }), await engineCall(randomBytes(32).toString('base64url'), { 'x-forwarded-for': attacker })]) {
+            statuses.push(answer.status);
+            if (answer.status === 429) policies.add(answer.policy);
+          }
+        }
+        expect(new Set(statuses), attacker).to.deep.equal(new Set([401, 429]));
+        // Refused on the attacker's own address, not on W's bucket.
+        expect([...policies], attacker).to.deep.equal(['"ip";q=10;w=1000']);
+      }
+
+      // W goes on: its verified calls come out of its own bucket (both credentials share it),
+      // which nobody else could touch: all five tokens are there.
+      for (let i = 0; i < 5; i++) {
+        const answer = i % 2 === 0 ? await gatewayCall(w.key, fromW) : await engineCall(w.engineSecret, fromW);
+        expect(answer.status, answer.body).to.equal(200);
+        expect(answer.policy).to.equal('"workspace";q=5;w=500');
+      }
+      // And the bucket is W's alone: past its burst, W itself is limited.
+      const past = await gatewayCall(w.key, fromW);
+      expect(past.status).to.equal(429);
+      expect(past.policy).to.equal('"workspace";q=5;w=500');
+    } finally {
+      await upstream.close();
+    }
   });
 
   it('shares the buckets between API processes through Redis', async () => {

@@ -66,6 +66,23 @@ describe('crypto/secretBox: sealed values bound to where they live', () => {
     expect(() => createSecretBox([k2!]).open(before, value)).to.throw(/unknown format or key id/);
   });
 
+  it('refuses a value whose authentication tag was cut short, v2 and v1 alike', () => {
+    // GCM checks only as many tag bytes as it is given: a 4-byte tag is forged in 2^32 tries.
+    const box = createSecretBox([k1!]);
+    for (const sealed of [box.seal('hunter2', value), sealV1(k1!, 'hunter2')]) {
+      const [version, id, iv, tag, ct] = sealed.split('.');
+      const full = Buffer.from(tag!, 'base64url');
+      expect(full).to.have.length(16);
+      for (const length of [4, 8, 12, 13, 15]) {
+        const cut = [version, id, iv, full.subarray(0, length).toString('base64url'), ct].join('.');
+        expect(() => box.open(cut, value), `${version}, ${length} bytes`).to.throw(/does not open|unknown format/);
+      }
+      const longer = [version, id, iv, Buffer.concat([full, Buffer.from([0])]).toString('base64url'), ct].join('.');
+      expect(() => box.open(longer, value), `${version}, 17 bytes`).to.throw();
+      expect(box.open(sealed, value)).to.equal('hunter2');
+    }
+  });
+
   it('refuses damaged values and unknown formats', () => {
     const box = createSecretBox([k1!]);
     const [version, id, iv, tag, ct] = box.seal('hunter2', value).split('.');
