@@ -16,7 +16,8 @@
 #
 # Usage: setup.sh [--for test|dev]   (default: test when run as `npm test`, else dev)
 # Env:   HANGAR_CACHE_DIR, TEMPORAL_CLI_PATH, HANGAR_SANDBOX_IMAGE, DOCKER_HOST,
-#        HANGAR_DOCKERD_ARGS, HANGAR_DEBIAN_MIRROR, HANGAR_GO, HANGAR_CHROMIUM, DATABASE_URL, HANGAR_SETUP_SKIP_POSTGRES=1, HANGAR_S3_SERVER_PATH
+#        HANGAR_DOCKERD_ARGS, HANGAR_DEBIAN_MIRROR, HANGAR_GO, HANGAR_CHROMIUM, DATABASE_URL, HANGAR_SETUP_SKIP_POSTGRES=1, HANGAR_S3_SERVER_PATH,
+#        HANGAR_SETUP_NO_DOWNLOAD=1
 #        (see docs/operations.md)
 set -euo pipefail
 
@@ -59,9 +60,70 @@ if [ -z "${temporal_version:-}" ] || [ -z "${package_image:-}" ]; then
   fail setup "cannot read the hangar block (temporalCliVersion, sandboxImage) of $repo/package.json"
 fi
 
+# Go builds (the Temporal CLI, versitygw) run in the background while the engine and the image
+# are set up; `finish_go_builds` waits for them before the record is written.
+go_tool() {
+  local go_bin="${HANGAR_GO:-$(command -v go || true)}"
+  [ -z "$go_bin" ] && [ -x /usr/local/go/bin/go ] && go_bin=/usr/local/go/bin/go
+  printf '%s' "$go_bin"
+}
+background_pids=()
+background_names=()
+# go_install_background NAME PACKAGE@VERSION DEST: `go install` into a temp dir, then an atomic
+# move to DEST; its output goes to $cache_dir/NAME-install.log.
+go_install_background() {
+  local name="$1" package="$2" dest="$3" go_bin="$4"
+  (
+    gobin_tmp="$(mktemp -d "$cache_dir/$name-install.XXXXXX")"
+    log="$cache_dir/$name-install.log"
+    start=$SECONDS
+    if ! GOBIN="$gobin_tmp" "$go_bin" install "$package" >"$log" 2>&1; then
+      rm -rf "$gobin_tmp"
+      tail -n 20 "$log" >&2
+      fail "$name" "go install $package failed (log: $log)"
+    fi
+    mkdir -p "$(dirname "$dest")"
+    mv -f "$gobin_tmp/$(basename "$dest")" "$dest"   # same filesystem: atomic
+    rm -rf "$gobin_tmp"
+    say "$name" "installed $dest in $((SECONDS - start))s"
+  ) 9>&- &
+  background_pids+=("$!")
+  background_names+=("$name")
+}
+finish_go_builds() {
+  local i
+  for i in "${!background_pids[@]}"; do
+    wait "${background_pids[$i]}" || fail "${background_names[$i]}" "its build failed (see above)"
+  done
+}
+
 # --- Temporal CLI --------------------------------------------------------------------------
+# Found (TEMPORAL_CLI_PATH, PATH, the cache), else downloaded from the CLI's release (bounded,
+# failing at once without internet), else built with Go in the background.
 temporal_cli=""
 temporal_cache="$cache_dir/temporal-$temporal_version/temporal"
+temporal_release="https://github.com/temporalio/cli/releases/download/$temporal_version"
+temporal_download() {
+  local arch tarball tmp start=$SECONDS
+  case "$(uname -m)" in x86_64|amd64) arch=amd64 ;; aarch64|arm64) arch=arm64 ;; *) return 1 ;; esac
+  command -v curl >/dev/null 2>&1 || return 1
+  tarball="temporal_cli_${temporal_version#v}_$(uname -s | tr '[:upper:]' '[:lower:]')_$arch.tar.gz"
+  tmp="$(mktemp -d "$cache_dir/temporal-download.XXXXXX")"
+  # 5 s to connect (a machine without internet fails at its DNS lookup), 3 minutes in all.
+  if curl -fsSL --connect-timeout 5 --max-time 180 -o "$tmp/$tarball" "$temporal_release/$tarball" 2>"$tmp/err" \
+      && curl -fsSL --connect-timeout 5 --max-time 30 -o "$tmp/checksums.txt" "$temporal_release/temporal_cli_${temporal_version#v}_checksums.txt" 2>>"$tmp/err" \
+      && (cd "$tmp" && grep " $tarball\$" checksums.txt | sha256sum -c --status) \
+      && tar -xzf "$tmp/$tarball" -C "$tmp" temporal; then
+    mkdir -p "$(dirname "$temporal_cache")"
+    mv -f "$tmp/temporal" "$temporal_cache"
+    rm -rf "$tmp"
+    say temporal "downloaded $temporal_cache in $((SECONDS - start))s"
+    return 0
+  fi
+  say temporal "no download ($(head -c 160 "$tmp/err" 2>/dev/null | tr '\n' ' ' || true)after $((SECONDS - start))s)"
+  rm -rf "$tmp"
+  return 1
+}
 if [ -n "${TEMPORAL_CLI_PATH:-}" ] && [ -f "$TEMPORAL_CLI_PATH" ] && [ -x "$TEMPORAL_CLI_PATH" ]; then
   temporal_cli="$TEMPORAL_CLI_PATH"
   say temporal "using TEMPORAL_CLI_PATH=$temporal_cli"
@@ -73,34 +135,20 @@ else
   elif [ -x "$temporal_cache" ]; then
     temporal_cli="$temporal_cache"
     say temporal "found $temporal_cli"
+  elif [ "${HANGAR_SETUP_NO_DOWNLOAD:-}" != 1 ] && temporal_download; then
+    temporal_cli="$temporal_cache"
+  elif [ -n "$(go_tool)" ]; then
+    say temporal "building github.com/temporalio/cli@$temporal_version with go install in the background (a few minutes, once)"
+    go_install_background temporal "github.com/temporalio/cli/cmd/temporal@$temporal_version" "$temporal_cache" "$(go_tool)"
+    temporal_cli="$temporal_cache"
   else
-    go_bin="$(command -v go || true)"
-    [ -z "$go_bin" ] && [ -x /usr/local/go/bin/go ] && go_bin=/usr/local/go/bin/go
-    if [ -n "$go_bin" ]; then
-      say temporal "installing github.com/temporalio/cli@$temporal_version with go install (a few minutes, once)"
-      gobin_tmp="$(mktemp -d "$cache_dir/temporal-install.XXXXXX")"
-      log="$cache_dir/temporal-install.log"
-      start=$SECONDS
-      if ! GOBIN="$gobin_tmp" "$go_bin" install \
-          "github.com/temporalio/cli/cmd/temporal@$temporal_version" >"$log" 2>&1; then
-        rm -rf "$gobin_tmp"
-        tail -n 20 "$log" >&2
-        fail temporal "go install failed (log: $log)"
-      fi
-      mkdir -p "$(dirname "$temporal_cache")"
-      mv -f "$gobin_tmp/temporal" "$temporal_cache"   # same filesystem: atomic
-      rm -rf "$gobin_tmp"
-      temporal_cli="$temporal_cache"
-      say temporal "installed $temporal_cli in $((SECONDS - start))s"
-    else
-      say temporal "not found and no Go toolchain: the Temporal SDK will download a dev server at run time (needs internet)"
-    fi
+    say temporal "not found, no download and no Go toolchain: the Temporal SDK will download a dev server at run time (needs internet)"
   fi
 fi
 
 # --- S3-compatible test server (tests only) --------------------------------------------------
 # versitygw, a real S3 server over a directory, for the blob-store contract tests against S3.
-# Found when present (HANGAR_S3_SERVER_PATH, the cache); else built with Go, once.
+# Found when present (HANGAR_S3_SERVER_PATH, the cache); else built with Go in the background.
 versitygw_version="v1.8.0"   # keep in step with test/support/s3Server.ts
 if [ "$purpose" = test ]; then
   versitygw_cache="$cache_dir/versitygw-$versitygw_version/versitygw"
@@ -109,26 +157,13 @@ if [ "$purpose" = test ]; then
   elif [ -x "$versitygw_cache" ]; then
     say s3        "found $versitygw_cache"
   else
-    go_bin="${HANGAR_GO:-$(command -v go || true)}"
-    [ -z "$go_bin" ] && [ -x /usr/local/go/bin/go ] && go_bin=/usr/local/go/bin/go
-    if [ -z "$go_bin" ] && is_debian && is_root; then
+    if [ -z "$(go_tool)" ] && is_debian && is_root; then
       say s3        "versitygw needs Go to build; installing golang-go (apt-get)"
-      apt_install golang-go && go_bin="$(command -v go || true)"
+      apt_install golang-go
     fi
-    [ -n "$go_bin" ] || fail s3 "no Go toolchain to build versitygw (set HANGAR_S3_SERVER_PATH to an S3 test server binary)"
-    say s3        "installing github.com/versity/versitygw@$versitygw_version with go install (a few minutes, once)"
-    gobin_tmp="$(mktemp -d "$cache_dir/versitygw-install.XXXXXX")"
-    log="$cache_dir/versitygw-install.log"
-    start=$SECONDS
-    if ! GOBIN="$gobin_tmp" "$go_bin" install "github.com/versity/versitygw/cmd/versitygw@$versitygw_version" >"$log" 2>&1; then
-      rm -rf "$gobin_tmp"
-      tail -n 20 "$log" >&2
-      fail s3 "go install failed (log: $log)"
-    fi
-    mkdir -p "$(dirname "$versitygw_cache")"
-    mv -f "$gobin_tmp/versitygw" "$versitygw_cache"
-    rm -rf "$gobin_tmp"
-    say s3        "installed $versitygw_cache in $((SECONDS - start))s"
+    [ -n "$(go_tool)" ] || fail s3 "no Go toolchain to build versitygw (set HANGAR_S3_SERVER_PATH to an S3 test server binary)"
+    say s3        "building github.com/versity/versitygw@$versitygw_version with go install in the background (a few minutes, once)"
+    go_install_background s3 "github.com/versity/versitygw/cmd/versitygw@$versitygw_version" "$versitygw_cache" "$(go_tool)"
   fi
 fi
 
@@ -362,6 +397,12 @@ if [ "$purpose" = test ]; then
     fi
   fi
   say chromium "$chromium_bin ($("$chromium_bin" --version 2>/dev/null | head -n 1 || echo 'version unknown'))"
+fi
+
+# --- Background builds -------------------------------------------------------------------
+if [ ${#background_pids[@]} -gt 0 ]; then
+  say wait "for the Go builds (${background_names[*]})"
+  finish_go_builds
 fi
 
 # --- Record --------------------------------------------------------------------------------
