@@ -44,3 +44,20 @@ export function createLookupHashes(keys: EncryptionKey[]): LookupHashes {
 
 /** The purpose of a GitLab connection's webhook token hash (`connections.webhook_token_hash`). */
 export const GITLAB_WEBHOOK_TOKEN_PURPOSE = 'gitlab-webhook-token';
+
+/**
+ * Every keyed-hash column, the column naming its key, and the sealed secret it is the hash of
+ * (a field of that column's JSON): the rotation hashes them again under the active key.
+ */
+export const LOOKUP_HASH_COLUMNS = [
+  {
+    table: 'connections',
+    column: 'webhook_token_hash',
+    keyIdColumn: 'webhook_token_key_id',
+    source: { column: 'secrets_sealed', field: 'webhook_token' },
+    purpose: GITLAB_WEBHOOK_TOKEN_PURPOSE,
+  },
+] as const;
+
+export type LookupHashColumn = (typeof LOOKUP_HASH_COLUMNS)[number];
+
