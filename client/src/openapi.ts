@@ -206,10 +206,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The organization's Slack, Linear and Sentry connections (which secrets are set, never their values) */
+        /** The organization's Slack, Linear, Sentry and GitLab connections (which secrets are set, never their values) */
         get: operations["listConnections"];
         put?: never;
-        /** Connect a Slack workspace, Linear workspace or Sentry organization (admins); its secrets are sealed at rest */
+        /** Connect a Slack workspace, Linear workspace, Sentry organization or GitLab (admins); its secrets are sealed at rest. GitLab: its hooks' webhook_token decides which organization a delivery reaches, and answers are posted with its api_token */
         post: operations["createConnection"];
         delete?: never;
         options?: never;
@@ -1378,7 +1378,7 @@ export interface paths {
         /** Your linked Slack, Linear, GitHub and GitLab identities (an organization key: every member's) */
         get: operations["listUserConnections"];
         put?: never;
-        /** Link a provider identity to a member by hand (admins; identities with the same verified email link themselves) */
+        /** Link a provider identity to a member by hand (admins; Slack and Linear identities with the same verified email link themselves). GitHub and GitLab identities are the account's numeric user id, never the login */
         post: operations["linkUserConnection"];
         delete?: never;
         options?: never;

@@ -1,8 +1,9 @@
 /**
  * Organization connections (`connections`) and members' linked identities
  * (`user_connections`). A lookup by id always carries the organization, so another
- * organization's row is not found; deliveries find their connection by (provider, external id).
- * The sealed secrets column is read only by `secretsOf` and the delivery lookup.
+ * organization's row is not found; deliveries find their connection by (provider, external id),
+ * GitLab's by its webhook token's keyed hash. The sealed secrets column is read only by the
+ * code that opens it (receivers, adapters, the connections service).
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';

@@ -4,7 +4,9 @@
  * merge request events to automation triggers): the same verified delivery feeds both. Pure.
  *
  * GitLab numbers issues and merge requests separately, so their thread keys differ:
- * `group/project#12` is an issue, `group/project!12` a merge request.
+ * `group/project#12` is an issue, `group/project!12` a merge request. Nothing here decides
+ * where answers go or who the author is as a member: the receiver keys the thread by the
+ * connected repository's path, and the author is their account id (`user.email` is not read).
  */
 import { asRecord, CodeHostingPayloadError, int, presentStrings, str } from '../codeHosting/events';
 import { accountId, gitlabThreadKey, hasMarker, loginKey, type CiFailure, type CodeHostingThreadEvent, type ThreadItem, type ThreadPerson, type ThreadPost, type ThreadRepository } from '../codeHosting/threads';
