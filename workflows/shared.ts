@@ -179,10 +179,11 @@ export type ThreadProvider = 'slack' | 'linear' | 'github' | 'gitlab';
 
 /** A person on the provider's side, as the delivery names them. */
 export interface ThreadAuthor {
-  /** Slack user id, Linear user id, GitHub/GitLab login. */
+  /** Slack user id, Linear user id, GitHub/GitLab numeric account id (never the login: it can be renamed and taken). */
   externalId: string;
+  /** A readable name (GitHub/GitLab: the login). */
   name?: string | null;
-  /** When the delivery carries it (Linear, GitLab); otherwise the adapter may look it up. */
+  /** When a signed delivery carries it (Linear, GitHub); otherwise the adapter may look it up. Never GitLab's. */
   email?: string | null;
 }
 
@@ -190,7 +191,7 @@ export interface ThreadAuthor {
 export interface InboundThreadMessage {
   provider: ThreadProvider;
   organizationId: string;
-  /** The organization's connection (Slack, Linear); null for GitHub/GitLab (the deployment's app). */
+  /** The organization's connection (Slack, Linear, GitLab); null for GitHub and the deployment's GitLab token. */
   connectionId: string | null;
   /** Stable per thread within the organization, e.g. `T1:C1:1700000000.000100`, a Linear issue id, `owner/repo#12`. */
   threadKey: string;

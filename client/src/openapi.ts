@@ -206,10 +206,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The organization's Slack, Linear and Sentry connections (which secrets are set, never their values) */
+        /** The organization's Slack, Linear, Sentry and GitLab connections (which secrets are set, never their values) */
         get: operations["listConnections"];
         put?: never;
-        /** Connect a Slack workspace, Linear workspace or Sentry organization (admins); its secrets are sealed at rest */
+        /** Connect a Slack workspace, Linear workspace, Sentry organization or GitLab (admins); its secrets are sealed at rest. GitLab: its hooks' webhook_token decides which organization a delivery reaches, and answers are posted with its api_token */
         post: operations["createConnection"];
         delete?: never;
         options?: never;
@@ -1378,7 +1378,7 @@ export interface paths {
         /** Your linked Slack, Linear, GitHub and GitLab identities (an organization key: every member's) */
         get: operations["listUserConnections"];
         put?: never;
-        /** Link a provider identity to a member by hand (admins; identities with the same verified email link themselves) */
+        /** Link a provider identity to a member by hand (admins; Slack and Linear identities with the same verified email link themselves). GitHub and GitLab identities are the account's numeric user id, never the login */
         post: operations["linkUserConnection"];
         delete?: never;
         options?: never;
@@ -1537,7 +1537,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** GitLab webhook receiver (X-Gitlab-Token); merge request events fire matching automations */
+        /** GitLab webhook receiver: X-Gitlab-Token is an organization's GitLab connection token (or, in a deployment of one organization, HANGAR_GITLAB_WEBHOOK_TOKEN); merge request events fire that organization's matching automations, and mentions and notes reach its threads, for its own connected repositories only */
         post: operations["gitlabWebhook"];
         delete?: never;
         options?: never;
@@ -3436,13 +3436,13 @@ export interface operations {
                             created_at: string;
                             /** Format: uuid */
                             created_by: string | null;
-                            /** @description Slack team id, Linear organization id, Sentry organization slug */
+                            /** @description Slack team id, Linear organization id, Sentry organization slug, GitLab instance host and group (e.g. gitlab.com/acme) */
                             external_id: string;
                             /** Format: uuid */
                             id: string;
                             name: string;
                             /** @enum {string} */
-                            provider: "slack" | "linear" | "sentry";
+                            provider: "slack" | "linear" | "sentry" | "gitlab";
                             /** @description Which secrets are stored (never their values) */
                             secrets_set: string[];
                             settings: Record<string, never>;
@@ -3476,13 +3476,17 @@ export interface operations {
                     external_id: string;
                     name: string;
                     /** @enum {string} */
-                    provider: "slack" | "linear" | "sentry";
+                    provider: "slack" | "linear" | "sentry" | "gitlab";
                     secrets: {
                         access_token?: string;
+                        /** @description GitLab: the access token answers are posted with (api scope), sent as PRIVATE-TOKEN */
+                        api_token?: string;
                         bot_token?: string;
                         client_secret?: string;
                         signing_secret?: string;
                         webhook_secret?: string;
+                        /** @description GitLab: the hooks' secret token (X-Gitlab-Token), at least 16 characters; it alone decides which organization a delivery reaches, so make it random (e.g. openssl rand -hex 32) */
+                        webhook_token?: string;
                     };
                     settings?: {
                         /** @description Linear: the app user issues are assigned to */
@@ -3491,6 +3495,8 @@ export interface operations {
                         bot_user_id?: string;
                         /** @description Sentry: the integration installation (uuid) */
                         installation_id?: string;
+                        /** @description GitLab: the instance's base URL (default: the deployment's HANGAR_GITLAB_API_URL without /api/v4) */
+                        instance_url?: string;
                     };
                 };
             };
@@ -3508,13 +3514,13 @@ export interface operations {
                             created_at: string;
                             /** Format: uuid */
                             created_by: string | null;
-                            /** @description Slack team id, Linear organization id, Sentry organization slug */
+                            /** @description Slack team id, Linear organization id, Sentry organization slug, GitLab instance host and group (e.g. gitlab.com/acme) */
                             external_id: string;
                             /** Format: uuid */
                             id: string;
                             name: string;
                             /** @enum {string} */
-                            provider: "slack" | "linear" | "sentry";
+                            provider: "slack" | "linear" | "sentry" | "gitlab";
                             /** @description Which secrets are stored (never their values) */
                             secrets_set: string[];
                             settings: Record<string, never>;
@@ -3585,13 +3591,13 @@ export interface operations {
                             created_at: string;
                             /** Format: uuid */
                             created_by: string | null;
-                            /** @description Slack team id, Linear organization id, Sentry organization slug */
+                            /** @description Slack team id, Linear organization id, Sentry organization slug, GitLab instance host and group (e.g. gitlab.com/acme) */
                             external_id: string;
                             /** Format: uuid */
                             id: string;
                             name: string;
                             /** @enum {string} */
-                            provider: "slack" | "linear" | "sentry";
+                            provider: "slack" | "linear" | "sentry" | "gitlab";
                             /** @description Which secrets are stored (never their values) */
                             secrets_set: string[];
                             settings: Record<string, never>;
@@ -3706,10 +3712,14 @@ export interface operations {
                     name?: string;
                     secrets?: {
                         access_token?: string;
+                        /** @description GitLab: the access token answers are posted with (api scope), sent as PRIVATE-TOKEN */
+                        api_token?: string;
                         bot_token?: string;
                         client_secret?: string;
                         signing_secret?: string;
                         webhook_secret?: string;
+                        /** @description GitLab: the hooks' secret token (X-Gitlab-Token), at least 16 characters; it alone decides which organization a delivery reaches, so make it random (e.g. openssl rand -hex 32) */
+                        webhook_token?: string;
                     };
                     settings?: {
                         /** @description Linear: the app user issues are assigned to */
@@ -3718,6 +3728,8 @@ export interface operations {
                         bot_user_id?: string;
                         /** @description Sentry: the integration installation (uuid) */
                         installation_id?: string;
+                        /** @description GitLab: the instance's base URL (default: the deployment's HANGAR_GITLAB_API_URL without /api/v4) */
+                        instance_url?: string;
                     };
                 };
             };
@@ -3735,13 +3747,13 @@ export interface operations {
                             created_at: string;
                             /** Format: uuid */
                             created_by: string | null;
-                            /** @description Slack team id, Linear organization id, Sentry organization slug */
+                            /** @description Slack team id, Linear organization id, Sentry organization slug, GitLab instance host and group (e.g. gitlab.com/acme) */
                             external_id: string;
                             /** Format: uuid */
                             id: string;
                             name: string;
                             /** @enum {string} */
-                            provider: "slack" | "linear" | "sentry";
+                            provider: "slack" | "linear" | "sentry" | "gitlab";
                             /** @description Which secrets are stored (never their values) */
                             secrets_set: string[];
                             settings: Record<string, never>;
@@ -10662,7 +10674,9 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             email: string | null;
+                            /** @description A readable name (GitHub or GitLab: the login when linked) */
                             external_name: string | null;
+                            /** @description Slack or Linear user id; GitHub or GitLab numeric user id (never the login) */
                             external_user_id: string;
                             /** Format: uuid */
                             id: string;
@@ -10718,7 +10732,9 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             email: string | null;
+                            /** @description A readable name (GitHub or GitLab: the login when linked) */
                             external_name: string | null;
+                            /** @description Slack or Linear user id; GitHub or GitLab numeric user id (never the login) */
                             external_user_id: string;
                             /** Format: uuid */
                             id: string;

@@ -3,7 +3,9 @@
  * through the repositories directly, since they create what API keys are checked against.
  */
 import type { ApiKeyKind } from '../crypto/apiKeys';
-import type { SecretBox } from '../crypto/secretBox';
+import type { EncryptionKey } from '../config';
+import { createLookupHashes } from '../crypto/lookupHashes';
+import { createSecretBox } from '../crypto/secretBox';
 import type { Repositories } from '../db';
 import { createEncryptionRotation, type RotationOptions, type RotationReport } from '../services/encryptionRotation';
 import { createIdentityService } from '../services/identity';
@@ -84,11 +86,12 @@ export function createAdmin(repos: Pick<Repositories, 'transact' | 'identity' | 
     },
 
     /**
-     * Re-seals every sealed column under the active (first) key of `secretBox`, as v2 bound to
-     * its row; safe while the service runs, and again after an interruption.
+     * Re-seals every sealed column under the active (first) of `keys`, as v2 bound to its row,
+     * and makes keyed hashes again under it; safe while the service runs, and again after an
+     * interruption.
      */
-    async rotateEncryptionKey(secretBox: SecretBox, options: RotationOptions = {}): Promise<RotationReport> {
-      return createEncryptionRotation({ repos, secretBox }).rotate(options);
+    async rotateEncryptionKey(keys: EncryptionKey[], options: RotationOptions = {}): Promise<RotationReport> {
+      return createEncryptionRotation({ repos, secretBox: createSecretBox(keys), lookupHashes: createLookupHashes(keys) }).rotate(options);
     },
   };
 }

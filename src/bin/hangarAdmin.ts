@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createAdmin } from '../admin';
 import { ConfigError, loadConfig } from '../config';
-import { createSecretBox, generateEncryptionKey } from '../crypto/secretBox';
+import { generateEncryptionKey } from '../crypto/secretBox';
 import { DEFAULT_ROTATION_BATCH } from '../services/encryptionRotation';
 import { silentLogger } from '../logger';
 import { migrate, openDatabase } from '../db/database';
@@ -35,7 +35,8 @@ Commands:
       configuration) on the Docker engine's host, for HANGAR_NETWORK_ISOLATION=networks.
   rotate-encryption-key [--dry-run] [--batch-size N]
       Re-seal every secret at rest under the first key of HANGAR_ENCRYPTION_KEYS, bound to its
-      row, in batches of N (default ${DEFAULT_ROTATION_BATCH}) while the service runs. Give every
+      row, and hash GitLab webhook tokens again under it, in batches of N (default
+      ${DEFAULT_ROTATION_BATCH}) while the service runs. Give every
       API and worker process the new key in front first; once this reports nothing remaining,
       the old key can leave HANGAR_ENCRYPTION_KEYS. --dry-run only counts what is left.
       Exits 1 when values remain that cannot be opened.
@@ -162,7 +163,7 @@ async function admin(argv: string[]): Promise<number> {
         if (config.encryptionKeys.length === 0) throw new ConfigError('HANGAR_ENCRYPTION_KEYS is required: the new key first, then the old ones');
         const batchSize = values['batch-size'] === undefined ? DEFAULT_ROTATION_BATCH : Number(values['batch-size']);
         if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) throw new Error('--batch-size must be an integer from 1 to 10000');
-        const report = await admin.rotateEncryptionKey(createSecretBox(config.encryptionKeys), { batchSize, dryRun: values['dry-run'] ?? false });
+        const report = await admin.rotateEncryptionKey(config.encryptionKeys, { batchSize, dryRun: values['dry-run'] ?? false });
         process.stdout.write(JSON.stringify(report, null, 2) + '\n');
         if (report.dry_run || report.remaining === 0) return 0;
         process.stderr.write(`hangar: ${report.remaining} sealed values are not under key "${report.active_key}" (see "remaining" and "unreadable_ids"); keep their key configured\n`);

@@ -36,6 +36,7 @@ export type InboxAutomation = Pick<AutomationRow, 'id' | 'organization_id' | 'na
 /** A connected repository whose URL may be an event's, with an enabled automation listening for that event (or none). */
 export interface EventRoute {
   repository_id: string;
+  organization_id: string;
   url: string;
   automation_id: string | null;
   triggers: Trigger[] | null;
@@ -135,7 +136,7 @@ export function createAutomationsRepository(db: Knex) {
      */
     async eventRoutes(provider: string, event: string, repositoryName: string, trx: Knex = db): Promise<EventRoute[]> {
       const { rows } = (await trx.raw(
-        `SELECT r.id AS repository_id, r.url, a.id AS automation_id, a.triggers
+        `SELECT r.id AS repository_id, r.organization_id, r.url, a.id AS automation_id, a.triggers
            FROM repositories r
            LEFT JOIN automations a ON a.organization_id = r.organization_id AND a.enabled AND a.triggers @> ?::jsonb
           WHERE lower(r.url) LIKE ? ESCAPE '\\'`,

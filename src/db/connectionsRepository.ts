@@ -1,14 +1,21 @@
 /**
  * Organization connections (`connections`) and members' linked identities
  * (`user_connections`). A lookup by id always carries the organization, so another
- * organization's row is not found; deliveries find their connection by (provider, external id).
- * The sealed secrets column is read only by `secretsOf` and the delivery lookup.
+ * organization's row is not found; deliveries find their connection by (provider, external id),
+ * GitLab's by its webhook token's keyed hash. The sealed secrets column is read only by the
+ * code that opens it (receivers, adapters, the connections service).
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 
-export type ConnectionProvider = 'slack' | 'linear' | 'sentry';
+export type ConnectionProvider = 'slack' | 'linear' | 'sentry' | 'gitlab';
 export type IdentityProvider = 'slack' | 'linear' | 'github' | 'gitlab';
+
+/** A GitLab connection's webhook token, as the keyed hash it is found by (`src/crypto/lookupHashes.ts`). */
+export interface TokenHash {
+  webhook_token_hash: string | null;
+  webhook_token_key_id: string | null;
+}
 
 export interface ConnectionRow {
   id: string;
@@ -78,9 +85,23 @@ export function createConnectionsRepository(db: Knex) {
       return trx(TABLE).where({ provider }).orderBy('created_at').limit(limit).select(SEALED);
     },
 
+    /**
+     * GitLab connections whose webhook token has one of these keyed hashes (one per configured
+     * key, each matched only with its own key id): a delivery's candidates, before its body is read.
+     */
+    async findGitlabByTokenHashes(hashes: Array<{ keyId: string; hash: string }>, trx: Knex = db): Promise<SealedConnectionRow[]> {
+      if (hashes.length === 0) return [];
+      return trx(TABLE)
+        .where({ provider: 'gitlab' })
+        .whereIn('webhook_token_hash', hashes.map((h) => h.hash))
+        .whereIn(['webhook_token_hash', 'webhook_token_key_id'], hashes.map((h) => [h.hash, h.keyId]))
+        .orderBy('created_at')
+        .select(SEALED);
+    },
+
     /** Throws the unique violation when the organization has this provider or the external id is taken. */
     /** `id` is the caller's: the secrets are sealed for it before the insert. */
-    async insert(row: Omit<SealedConnectionRow, 'created_at' | 'updated_at'>, trx: Knex = db): Promise<ConnectionRow> {
+    async insert(row: Omit<SealedConnectionRow, 'created_at' | 'updated_at'> & Partial<TokenHash>, trx: Knex = db): Promise<ConnectionRow> {
       const [inserted] = await trx(TABLE)
         .insert({ ...row, settings: JSON.stringify(row.settings) })
         .returning(COLUMNS);
@@ -90,13 +111,15 @@ export function createConnectionsRepository(db: Knex) {
     async update(
       organizationId: string,
       id: string,
-      patch: Partial<Pick<SealedConnectionRow, 'name' | 'settings' | 'secrets_sealed'>>,
+      patch: Partial<Pick<SealedConnectionRow, 'name' | 'settings' | 'secrets_sealed'> & TokenHash>,
       trx: Knex = db,
     ): Promise<ConnectionRow | null> {
       const changes: Record<string, unknown> = { updated_at: trx.fn.now() };
       if (patch.name !== undefined) changes.name = patch.name;
       if (patch.settings !== undefined) changes.settings = JSON.stringify(patch.settings);
       if (patch.secrets_sealed !== undefined) changes.secrets_sealed = patch.secrets_sealed;
+      if (patch.webhook_token_hash !== undefined) changes.webhook_token_hash = patch.webhook_token_hash;
+      if (patch.webhook_token_key_id !== undefined) changes.webhook_token_key_id = patch.webhook_token_key_id;
       const [row] = await trx(TABLE).where({ organization_id: organizationId, id }).update(changes).returning(COLUMNS);
       return (row as ConnectionRow | undefined) ?? null;
     },

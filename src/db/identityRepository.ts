@@ -66,6 +66,12 @@ export function createIdentityRepository(db: Knex) {
       return insertRow(trx, 'organizations', { name });
     },
 
+    /** The deployment's only organization, or null when it has none or several. */
+    async soleOrganization(trx: Knex = db): Promise<string | null> {
+      const rows: Array<{ id: string }> = await trx('organizations').limit(2).select('id');
+      return rows.length === 1 ? rows[0]!.id : null;
+    },
+
     async findOrganization(id: string, trx: Knex = db): Promise<OrganizationRow | null> {
       return (await trx('organizations').where({ id }).first()) ?? null;
     },

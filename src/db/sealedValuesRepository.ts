@@ -69,6 +69,28 @@ export function createSealedValuesRepository(db: Knex) {
       return rows.map((r: { id: string }) => r.id);
     },
 
+    /** The next rows (by id) whose keyed hash was made under another key than `activeKeyId`, with the sealed secret it hashes. */
+    async pageStaleHashes(
+      q: { table: string; column: string; keyIdColumn: string; sourceColumn: string; keyColumns: readonly string[]; activeKeyId: string; afterId: string; limit: number },
+      trx: Knex = db,
+    ): Promise<Array<Record<string, unknown> & { id: string }>> {
+      const select = [...new Set(['id', ...q.keyColumns, q.column, q.sourceColumn])];
+      const { rows } = await trx.raw(
+        `SELECT ${select.map(() => '??').join(', ')} FROM ?? WHERE id > ? AND ?? IS NOT NULL AND ?? IS DISTINCT FROM ? ORDER BY id LIMIT ?`,
+        [...select, q.table, q.afterId, q.column, q.keyIdColumn, q.activeKeyId, q.limit],
+      );
+      return rows;
+    },
+
+    /** Keyed hashes not made under `activeKeyId`, by `hmac.<key id>`. */
+    async countStaleHashes(table: string, column: string, keyIdColumn: string, activeKeyId: string, trx: Knex = db): Promise<Record<string, number>> {
+      const { rows } = await trx.raw(
+        `SELECT 'hmac.' || coalesce(??, 'none') AS form, count(*)::int AS n FROM ?? WHERE ?? IS NOT NULL AND ?? IS DISTINCT FROM ? GROUP BY 1 ORDER BY 1`,
+        [keyIdColumn, table, column, keyIdColumn, activeKeyId],
+      );
+      return Object.fromEntries(rows.map((r: { form: string; n: number }) => [r.form, r.n]));
+    },
+
     /** Values of a column not in the current form, by their `<version>.<key id>` prefix. */
     async countNotCurrent(table: string, column: string, currentPrefix: string, trx: Knex = db): Promise<Record<string, number>> {
       const [where, bindings] = notCurrent([column], currentPrefix);

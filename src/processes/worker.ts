@@ -47,6 +47,8 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
   const { repos } = database;
   const docker = createDocker(process.env);
   const secretBox = createSecretBox(config.encryptionKeys);
+  // Where user-chosen URLs may go (replica webhooks, plugins, a GitLab connection's instance).
+  const outbound = createOutboundPolicy(config.outboundAllow);
   const isolation = await isolateNetworks(config, docker, logger.child({ component: 'network' }));
   const workspaceRuntime = createWorkspaceRuntime(docker, {
     image: config.sandboxImage,
@@ -101,7 +103,7 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
       timings: { idleMs: config.workspaceIdleMs, archiveAfterMs: config.workspaceArchiveAfterMs, historyLimit: config.workspaceHistoryLimit },
       blobs: createBlobStore(config),
       canvas: createCanvasReader(docker, CANVAS_DIR),
-      outbound: createOutboundPolicy(config.outboundAllow),
+      outbound,
       // Each provider's adapter is listed here as it is connected (Slack, Linear, GitHub, GitLab).
       hostId,
       hostTimeoutMs: config.hostTimeoutMs,
@@ -115,7 +117,7 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
           logger: logger.child({ component: 'slack' }),
         }),
         createLinearThreadAdapter({ connections: repos.connections, secretBox, apiUrl: config.linear.apiUrl, logger: logger.child({ component: 'linear' }) }),
-        ...createCodeHostingThreadAdapters({ repos, logger: logger.child({ component: 'code-hosting-threads' }), github: config.github, gitlab: config.gitlab }),
+        ...createCodeHostingThreadAdapters({ repos, secretBox, outbound, logger: logger.child({ component: 'code-hosting-threads' }), github: config.github, gitlab: config.gitlab }),
       ],
     },
   });

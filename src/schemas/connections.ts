@@ -1,11 +1,11 @@
-/** Connections: an organization's Slack, Linear and Sentry apps, and members' linked identities. */
+/** Connections: an organization's Slack, Linear and Sentry apps and GitLab hooks, and members' linked identities. */
 import type { JsonSchema } from '../http/route';
 import { dateTime, nullableUuid, object, uuid } from './common';
 
 const text = (max: number): JsonSchema => ({ type: 'string', minLength: 1, maxLength: max, pattern: '\\S' });
 const secret: JsonSchema = { type: 'string', minLength: 1, maxLength: 4096 };
 
-export const CONNECTION_PROVIDERS = ['slack', 'linear', 'sentry'] as const;
+export const CONNECTION_PROVIDERS = ['slack', 'linear', 'sentry', 'gitlab'] as const;
 export const IDENTITY_PROVIDERS = ['slack', 'linear', 'github', 'gitlab'] as const;
 
 /** Each provider's secrets (sealed at rest, never answered) and settings. */
@@ -15,18 +15,26 @@ const secretsSchema = object({
   access_token: secret,
   webhook_secret: secret,
   client_secret: secret,
+  webhook_token: {
+    type: 'string',
+    minLength: 16,
+    maxLength: 4096,
+    description: "GitLab: the hooks' secret token (X-Gitlab-Token), at least 16 characters; it alone decides which organization a delivery reaches, so make it random (e.g. openssl rand -hex 32)",
+  },
+  api_token: { ...secret, description: 'GitLab: the access token answers are posted with (api scope), sent as PRIVATE-TOKEN' },
 });
 const settingsSchema = object({
   bot_user_id: { type: 'string', minLength: 1, maxLength: 100, description: 'Slack: the app\'s bot user (its own messages are never forwarded)' },
   app_user_id: { type: 'string', minLength: 1, maxLength: 100, description: 'Linear: the app user issues are assigned to' },
   installation_id: { type: 'string', minLength: 1, maxLength: 100, description: 'Sentry: the integration installation (uuid)' },
+  instance_url: { type: 'string', minLength: 1, maxLength: 2000, description: "GitLab: the instance's base URL (default: the deployment's HANGAR_GITLAB_API_URL without /api/v4)" },
 });
 
 export const connectionSchema = object(
   {
     id: uuid,
     provider: { type: 'string', enum: [...CONNECTION_PROVIDERS] },
-    external_id: { type: 'string', description: 'Slack team id, Linear organization id, Sentry organization slug' },
+    external_id: { type: 'string', description: 'Slack team id, Linear organization id, Sentry organization slug, GitLab instance host and group (e.g. gitlab.com/acme)' },
     name: { type: 'string' },
     settings: { type: 'object' },
     secrets_set: { type: 'array', items: { type: 'string' }, description: 'Which secrets are stored (never their values)' },
@@ -51,8 +59,8 @@ export const identitySchema = object(
     id: uuid,
     user_id: uuid,
     provider: { type: 'string', enum: [...IDENTITY_PROVIDERS] },
-    external_user_id: { type: 'string' },
-    external_name: { type: ['string', 'null'] },
+    external_user_id: { type: 'string', description: 'Slack or Linear user id; GitHub or GitLab numeric user id (never the login)' },
+    external_name: { type: ['string', 'null'], description: 'A readable name (GitHub or GitLab: the login when linked)' },
     email: { type: ['string', 'null'] },
     linked_via: { type: 'string', enum: ['email', 'explicit'] },
     created_at: dateTime,

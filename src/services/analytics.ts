@@ -99,14 +99,17 @@ export function createAnalyticsService(deps: { repos: Pick<Repositories, 'analyt
      * Records a pull/merge request opened, merged or closed for every organization that has
      * connected the delivery's repository, once per delivery and action (a redelivery reuses
      * its delivery id). Other actions are not counted. Returns how many rows were new.
+     * `organizationIds`: only these (a GitLab delivery reaches the organizations its token belongs to).
      */
-    async recordPullRequest(provider: CodeHostingProvider, event: CodeHostingEvent, deliveryId: string | undefined): Promise<number> {
+    async recordPullRequest(provider: CodeHostingProvider, event: CodeHostingEvent, deliveryId: string | undefined, organizationIds?: ReadonlySet<string>): Promise<number> {
       const action = PULL_REQUEST_ACTIONS[event.event];
       if (!action) return 0;
       const wanted = new Set(event.repositoryUrls.map(normaliseRepositoryUrl).filter((u): u is string => !!u));
       if (!wanted.size) return 0;
       const candidates = await analytics.repositoriesNamed(event.repositoryFullName);
-      const organizations = new Set(candidates.filter((r) => wanted.has(normaliseRepositoryUrl(r.url) ?? '')).map((r) => r.organization_id));
+      const organizations = new Set(
+        candidates.filter((r) => wanted.has(normaliseRepositoryUrl(r.url) ?? '') && (!organizationIds || organizationIds.has(r.organization_id))).map((r) => r.organization_id),
+      );
       // Without a delivery id (older GitLab), the pull request and its head commit identify the event.
       const deliveryKey = deliveryId ?? `${event.repositoryFullName}#${event.number}@${event.headSha ?? ''}`;
       return analytics.recordPullRequestEvents(

@@ -10,7 +10,14 @@
  * next pass looks at it again). Nothing is locked, so the service never waits on the rotation.
  * Re-running finds only what is left; a value that cannot be opened (its key is no longer
  * configured, or it was moved from another row) is reported and left as it is.
+ *
+ * Keyed hashes of secrets (`LOOKUP_HASH_COLUMNS`: a GitLab connection's webhook token, looked up
+ * by its hash) are made under a key derived from an encryption key too: each pass also hashes
+ * again, under the active key, every one made under another, from the secret it hashes. They are
+ * reported as their own column (`remaining` by `hmac.<key id>`); until they are done, removing
+ * the old key would leave those deliveries unmatched.
  */
+import { LOOKUP_HASH_COLUMNS, type LookupHashColumn, type LookupHashes } from '../crypto/lookupHashes';
 import { rowKeyOf, SEALED_COLUMNS, sealedField, type SealedTable } from '../crypto/sealedFields';
 import type { SecretBox } from '../crypto/secretBox';
 import type { Repositories } from '../db';
@@ -58,16 +65,57 @@ export interface RotationOptions {
   beforeWrite?: (table: SealedTable, ids: string[]) => Promise<void>;
 }
 
-export function createEncryptionRotation(deps: { repos: Pick<Repositories, 'transact' | 'sealedValues'>; secretBox: SecretBox }) {
-  const { secretBox } = deps;
+export function createEncryptionRotation(deps: { repos: Pick<Repositories, 'transact' | 'sealedValues'>; secretBox: SecretBox; lookupHashes: LookupHashes }) {
+  const { secretBox, lookupHashes } = deps;
   const { sealedValues } = deps.repos;
   const currentPrefix = `v2.${secretBox.activeKeyId}.`;
   const tables = Object.keys(SEALED_COLUMNS) as SealedTable[];
 
   function emptyReports(): ColumnReport[] {
-    return tables.flatMap((table) =>
-      SEALED_COLUMNS[table].columns.map((column) => ({ table, column, resealed: 0, changed_concurrently: 0, unreadable: 0, unreadable_ids: [], remaining: {} })),
-    );
+    const empty = { resealed: 0, changed_concurrently: 0, unreadable: 0, unreadable_ids: [], remaining: {} };
+    return [
+      ...tables.flatMap((table) => SEALED_COLUMNS[table].columns.map((column) => ({ table, column, ...empty }))),
+      ...LOOKUP_HASH_COLUMNS.map(({ table, column }) => ({ table, column, ...empty })),
+    ];
+  }
+
+  /** One pass over one keyed-hash column (after the sealed values): `resealed` counts hashes made again. */
+  async function rehash(spec: LookupHashColumn, reports: ColumnReport[], options: RotationOptions): Promise<number> {
+    const report = reports.find((r) => r.table === spec.table && r.column === spec.column)!;
+    const batchSize = options.batchSize ?? DEFAULT_ROTATION_BATCH;
+    let changed = 0;
+    for (let afterId = FIRST_ID; ; ) {
+      const rows = await sealedValues.pageStaleHashes({
+        table: spec.table,
+        column: spec.column,
+        keyIdColumn: spec.keyIdColumn,
+        sourceColumn: spec.source.column,
+        keyColumns: SEALED_COLUMNS[spec.table].rowKey,
+        activeKeyId: lookupHashes.activeKeyId,
+        afterId,
+        limit: batchSize,
+      });
+      if (rows.length === 0) return changed;
+      afterId = rows[rows.length - 1]!.id;
+      const changes: Array<{ id: string; from: string; to: string }> = [];
+      for (const row of rows) {
+        try {
+          const sealed = row[spec.source.column] as string;
+          const secret = (JSON.parse(secretBox.open(sealed, sealedField(spec.table, spec.source.column, rowKeyOf(spec.table, row)))) as Record<string, unknown>)[spec.source.field];
+          if (typeof secret !== 'string' || !secret) throw new Error('no secret to hash');
+          changes.push({ id: row.id, from: row[spec.column] as string, to: lookupHashes.current(spec.purpose, secret).hash });
+        } catch {
+          report.unreadable++;
+          if (report.unreadable_ids.length < MAX_UNREADABLE_IDS) report.unreadable_ids.push(row.id);
+        }
+      }
+      if (changes.length === 0) continue;
+      await options.beforeWrite?.(spec.table, changes.map((c) => c.id));
+      const written = await sealedValues.compareAndSet(spec.table, spec.column, changes, { [spec.keyIdColumn]: lookupHashes.activeKeyId });
+      report.resealed += written.length;
+      report.changed_concurrently += changes.length - written.length;
+      changed += changes.length - written.length;
+    }
   }
 
   /** One pass over one table; returns how many values the service changed under it. */
@@ -114,7 +162,12 @@ export function createEncryptionRotation(deps: { repos: Pick<Repositories, 'tran
   }
 
   async function remaining(reports: ColumnReport[]): Promise<void> {
-    for (const r of reports) r.remaining = await sealedValues.countNotCurrent(r.table, r.column, currentPrefix);
+    for (const r of reports) {
+      const hashed = LOOKUP_HASH_COLUMNS.find((h) => h.table === r.table && h.column === r.column);
+      r.remaining = hashed
+        ? await sealedValues.countStaleHashes(hashed.table, hashed.column, hashed.keyIdColumn, lookupHashes.activeKeyId)
+        : await sealedValues.countNotCurrent(r.table, r.column, currentPrefix);
+    }
   }
 
   function summary(reports: ColumnReport[], dryRun: boolean, passes: number): RotationReport {
@@ -142,6 +195,7 @@ export function createEncryptionRotation(deps: { repos: Pick<Repositories, 'tran
         for (const r of reports) Object.assign(r, { unreadable: 0, unreadable_ids: [] });
         let changed = 0;
         for (const table of tables) changed += await passOver(table, reports, options);
+        for (const spec of LOOKUP_HASH_COLUMNS) changed += await rehash(spec, reports, options);
         if (changed === 0 || passes >= MAX_PASSES) break;
       }
       await remaining(reports);

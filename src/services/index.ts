@@ -33,6 +33,8 @@ import { createTerminalService } from './terminals';
 import { createDownloadsService } from './downloads';
 import { createReleaseStore } from '../releases/store';
 import { createSignedLinks } from '../crypto/signedLinks';
+import { createLookupHashes } from '../crypto/lookupHashes';
+import { createGitlabSenders } from './integrations/gitlabSenders';
 import { createSkillsRegistriesService } from './environmentResources/skillsRegistries';
 import { createGithubRepositoryReader } from '../integrations/github/skillsRegistry';
 import { createWarmPoolStreamService } from './warmPoolStream';
@@ -53,6 +55,8 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
   const repositories = repos.codeRepositories;
   const blobs = createBlobStore(config);
   const links = createSignedLinks(config.encryptionKeys);
+  const lookupHashes = createLookupHashes(config.encryptionKeys);
+  const outbound = createOutboundPolicy(config.outboundAllow);
   const githubContents = createGithubContentsClient({ apiUrl: config.github.apiUrl, token: config.github.token });
   // Verified keys answered from memory; close() ends its bus connections.
   const identity = createIdentityService(repos, { cache: openApiKeyCache(config, bus, logger) });
@@ -78,7 +82,14 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
     inbox: automationInbox,
     bus,
     github: config.github,
-    gitlab: config.gitlab,
+    gitlabSenders: createGitlabSenders({
+      connections: repos.connections,
+      identity: repos.identity,
+      secretBox,
+      lookupHashes,
+      deploymentToken: config.gitlab.webhookToken,
+      logger: logger.child({ component: 'gitlab-webhooks' }),
+    }),
     botName: config.botName,
     logger: logger.child({ component: 'automation-webhooks' }),
     pullRequests: analytics,
@@ -171,7 +182,7 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       dial: config.previewDial,
       logger: logger.child({ component: 'previews' }),
     }),
-    connections: createConnectionsService({ repos, secretBox }),
+    connections: createConnectionsService({ repos, secretBox, lookupHashes, outbound }),
     // Short-lived presence in Redis (REDIS_URL) or this process; close() ends its connection.
     presence: createPresenceService({
       repos,

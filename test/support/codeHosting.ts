@@ -2,9 +2,10 @@
  * Deliveries shaped like GitHub's and GitLab's webhooks, sent to the service's receivers
  * signed the way each platform signs them (the secrets the shared harness configures).
  */
-import { createHmac, randomUUID } from 'node:crypto';
-import { GITHUB_WEBHOOK_SECRET, GITLAB_WEBHOOK_TOKEN } from './harness';
-import { request, type Answer } from './http';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { fakeGitlab, GITHUB_WEBHOOK_SECRET } from './harness';
+import { as, request, type Answer } from './http';
 
 export interface PullRequestEvent {
   /** "owner/name"; the connected repository's url is https://github.com/{fullName}. */
@@ -100,7 +101,7 @@ export function gitlabMergeRequest(e: { fullName: string; iid: number; action?: 
   return {
     object_kind: 'merge_request',
     event_type: 'merge_request',
-    user: { username: e.user ?? 'dev' },
+    user: { id: 7, username: e.user ?? 'dev' },
     project: { id: 42, path_with_namespace: e.fullName, web_url: url, git_http_url: `${url}.git`, git_ssh_url: `git@gitlab.com:${e.fullName}.git` },
     object_attributes: {
       iid: e.iid,
@@ -122,7 +123,7 @@ export function gitlabNote(e: { fullName: string; iid: number; note: string; use
   return {
     object_kind: 'note',
     event_type: 'note',
-    user: { username: e.user ?? 'dev' },
+    user: { id: 7, username: e.user ?? 'dev' },
     project_id: 42,
     project: { id: 42, path_with_namespace: e.fullName, web_url: url, git_http_url: `${url}.git`, git_ssh_url: `git@gitlab.com:${e.fullName}.git` },
     object_attributes: { id: 1244, note: e.note, noteable_type: 'MergeRequest', system: false, action: 'create', url: `${url}/-/merge_requests/${e.iid}#note_1244` },
@@ -139,13 +140,31 @@ export function gitlabNote(e: { fullName: string; iid: number; note: string; use
   };
 }
 
-export async function sendGitlab(body: unknown, options: { token?: string | null; uuid?: string; event?: string } = {}): Promise<Answer> {
+/** `token`: an organization's GitLab connection token (`connectGitlab`), the deployment's, or null for none. */
+export async function sendGitlab(body: unknown, options: { token: string | null; uuid?: string; event?: string }): Promise<Answer> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'x-gitlab-event': options.event ?? 'Merge Request Hook',
     'x-gitlab-event-uuid': options.uuid ?? randomUUID(),
   };
-  const token = options.token === undefined ? GITLAB_WEBHOOK_TOKEN : options.token;
-  if (token !== null) headers['x-gitlab-token'] = token;
+  if (options.token !== null) headers['x-gitlab-token'] = options.token;
   return request('POST', '/v1/webhooks/gitlab', { rawBody: JSON.stringify(body), headers });
+}
+
+/**
+ * Connects GitLab for an organization (`adminKey`: its org key or an admin's): its hooks send
+ * the returned token, and its answers go to the shared fake GitLab with `apiToken` (by default
+ * the fake's own; another one must be accepted by the fake first).
+ */
+export async function connectGitlab(adminKey: string, options: { token?: string; apiToken?: string } = {}) {
+  const token = options.token ?? `glwh-${randomBytes(16).toString('hex')}`;
+  const created = await as(adminKey).post('/v1/connections', {
+    provider: 'gitlab',
+    external_id: `gitlab.com/group-${randomUUID().slice(0, 8)}`,
+    name: 'GitLab',
+    secrets: { webhook_token: token, api_token: options.apiToken ?? fakeGitlab().token },
+    settings: { instance_url: fakeGitlab().apiUrl.replace(/\/api\/v4$/, '') },
+  });
+  expect(created.status, JSON.stringify(created.body)).to.equal(201);
+  return { token, connection: created.body.connection as { id: string; settings: Record<string, string>; secrets_set: string[] } };
 }

@@ -3,7 +3,8 @@
  * issues and merge requests (`POST|GET /projects/:id/issues/:iid/notes`,
  * `/projects/:id/merge_requests/:iid/notes`) and award emoji on them and on their notes
  * (`POST …/award_emoji`, `POST …/notes/:note_id/award_emoji`). `PRIVATE-TOKEN` must be the token
- * the fake was started with; `:id` is a project id or its URL-encoded path, as GitLab accepts.
+ * the fake was started with or one a test added (`acceptToken`: another organization's access
+ * token); `:id` is a project id or its URL-encoded path, as GitLab accepts.
  * Shapes follow GitLab's answers; state lives in memory and is open to tests.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -40,6 +41,8 @@ export interface FakeGitlab {
   calls: FakeGitlabCall[];
   notes: FakeGitlabNote[];
   awards: FakeGitlabAward[];
+  /** Accepts another access token from now on (each call records the token it carried). */
+  acceptToken(token: string): void;
   close(): Promise<void>;
 }
 
@@ -51,6 +54,7 @@ export async function startFakeGitlab(options: { token?: string } = {}): Promise
   const calls: FakeGitlabCall[] = [];
   const notes: FakeGitlabNote[] = [];
   const awards: FakeGitlabAward[] = [];
+  const tokens = new Set([token]);
   let nextId = 300_001;
 
   const wireNote = (n: FakeGitlabNote) => ({
@@ -117,7 +121,7 @@ export async function startFakeGitlab(options: { token?: string } = {}): Promise
       const path = new URL(req.url ?? '/', 'http://fake.invalid').pathname;
       const sent = req.headers['private-token'];
       calls.push({ method: req.method ?? '', path, body, token: typeof sent === 'string' ? sent : undefined });
-      const answer = sent !== token ? { status: 401, body: { message: '401 Unauthorized' } } : route(req.method ?? '', path, body);
+      const answer = typeof sent !== 'string' || !tokens.has(sent) ? { status: 401, body: { message: '401 Unauthorized' } } : route(req.method ?? '', path, body);
       res.writeHead(answer.status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(answer.body));
     });
@@ -131,6 +135,7 @@ export async function startFakeGitlab(options: { token?: string } = {}): Promise
     calls,
     notes,
     awards,
+    acceptToken: (another) => void tokens.add(another),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));

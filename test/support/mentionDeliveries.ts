@@ -4,7 +4,6 @@
  * sender that names its event. GitHub deliveries go out through `sendGithub` (./codeHosting).
  */
 import { randomUUID } from 'node:crypto';
-import { GITLAB_WEBHOOK_TOKEN } from './harness';
 import { request, type Answer } from './http';
 
 let nextId = 1_500_000_000;
@@ -29,7 +28,8 @@ function githubRepository(fullName: string) {
   };
 }
 
-const githubUser = (login: string, type: 'User' | 'Bot' = 'User') => ({ login, id: id(), node_id: 'U_kgDOExample', type, site_admin: false, html_url: `https://github.com/${login}` });
+/** `userId`: the account's immutable id (a fresh one unless given: another account, even under the same login). */
+const githubUser = (login: string, type: 'User' | 'Bot' = 'User', userId?: number) => ({ login, id: userId ?? id(), node_id: 'U_kgDOExample', type, site_admin: false, html_url: `https://github.com/${login}` });
 
 export interface GithubIssueOptions {
   fullName: string;
@@ -37,6 +37,8 @@ export interface GithubIssueOptions {
   title?: string;
   body?: string | null;
   login?: string;
+  /** The author's account id. */
+  userId?: number;
   association?: string;
   isPullRequest?: boolean;
   installationId?: number;
@@ -51,7 +53,7 @@ function githubIssueObject(o: GithubIssueOptions) {
     title: o.title ?? `Issue ${o.number}`,
     body: o.body === undefined ? 'Something is broken.' : o.body,
     state: 'open',
-    user: githubUser(o.login ?? 'octocat'),
+    user: githubUser(o.login ?? 'octocat', 'User', o.userId),
     author_association: o.association ?? 'MEMBER',
     html_url: url,
     url: `https://api.github.com/repos/${o.fullName}/issues/${o.number}`,
@@ -72,10 +74,10 @@ export function githubIssue(o: GithubIssueOptions & { action?: 'opened' | 'close
 
 /** `issue_comment` created on an issue (or a pull request with `isPullRequest`). */
 export function githubIssueComment(
-  o: GithubIssueOptions & { comment: string; commenter?: string; commenterAssociation?: string; commenterType?: 'User' | 'Bot'; commentId?: number },
+  o: GithubIssueOptions & { comment: string; commenter?: string; commenterId?: number; commenterAssociation?: string; commenterType?: 'User' | 'Bot'; commentId?: number },
 ): Record<string, unknown> {
   const commentId = o.commentId ?? id();
-  const user = githubUser(o.commenter ?? 'octocat', o.commenterType);
+  const user = githubUser(o.commenter ?? 'octocat', o.commenterType, o.commenterId);
   return {
     action: 'created',
     issue: githubIssueObject(o),
@@ -161,10 +163,23 @@ function gitlabProject(fullName: string, projectId = GITLAB_PROJECT_ID) {
   };
 }
 
-const gitlabUser = (username: string) => ({ id: id(), name: username, username, avatar_url: null, email: '[REDACTED]' });
+/** GitLab writes `[REDACTED]` unless the user made an email public; a forger writes whatever they like. */
+const gitlabUser = (username: string, userId?: number, email = '[REDACTED]') => ({ id: userId ?? id(), name: username, username, avatar_url: null, email });
 
 /** `Note Hook` on an issue or a merge request. */
-export function gitlabNote(o: { fullName: string; iid: number; note: string; username?: string; mergeRequest?: boolean; noteId?: number; projectId?: number; title?: string; description?: string }) {
+export function gitlabNote(o: {
+  fullName: string;
+  iid: number;
+  note: string;
+  username?: string;
+  userId?: number;
+  email?: string;
+  mergeRequest?: boolean;
+  noteId?: number;
+  projectId?: number;
+  title?: string;
+  description?: string;
+}) {
   const noteId = o.noteId ?? id();
   const project = gitlabProject(o.fullName, o.projectId);
   const kind = o.mergeRequest ? 'merge_requests' : 'issues';
@@ -172,7 +187,7 @@ export function gitlabNote(o: { fullName: string; iid: number; note: string; use
   return {
     object_kind: 'note',
     event_type: 'note',
-    user: gitlabUser(o.username ?? 'dev'),
+    user: gitlabUser(o.username ?? 'dev', o.userId, o.email),
     project_id: project.id,
     project,
     object_attributes: {
@@ -233,15 +248,15 @@ export function gitlabPipeline(o: { fullName: string; mergeRequest: number; stat
   };
 }
 
-/** Sends a GitLab delivery with its event header, signed with the shared harness's token. */
-export async function sendGitlabEvent(event: string, body: unknown, options: { uuid?: string; token?: string } = {}): Promise<Answer> {
+/** Sends a GitLab delivery with its event header and `token` (an organization's GitLab connection token, or the deployment's). */
+export async function sendGitlabEvent(event: string, body: unknown, options: { uuid?: string; token: string }): Promise<Answer> {
   return request('POST', '/v1/webhooks/gitlab', {
     rawBody: JSON.stringify(body),
     headers: {
       'content-type': 'application/json',
       'x-gitlab-event': event,
       'x-gitlab-event-uuid': options.uuid ?? randomUUID(),
-      'x-gitlab-token': options.token ?? GITLAB_WEBHOOK_TOKEN,
+      'x-gitlab-token': options.token,
     },
   });
 }

@@ -30,6 +30,7 @@ import * as m027 from './027_interrupted_executions';
 import * as m028 from './028_idempotency_fingerprints';
 import * as m029 from './029_worker_hosts';
 import * as m030 from './030_worker_relays';
+import * as m031 from './031_gitlab_connections';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -64,6 +65,7 @@ const migrations: Array<[string, Migration]> = [
   ['028_idempotency_fingerprints', m028],
   ['029_worker_hosts', m029],
   ['030_worker_relays', m030],
+  ['031_gitlab_connections', m031],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -82,7 +82,9 @@ export function automationWebhookRoutes(intake: AutomationIntake): Route[] {
       path: '/v1/webhooks/gitlab',
       webhook: 'gitlab',
       operationId: 'gitlabWebhook',
-      summary: 'GitLab webhook receiver (X-Gitlab-Token); merge request events fire matching automations',
+      summary:
+        "GitLab webhook receiver: X-Gitlab-Token is an organization's GitLab connection token (or, in a deployment of one organization, HANGAR_GITLAB_WEBHOOK_TOKEN); " +
+        "merge request events fire that organization's matching automations, and mentions and notes reach its threads, for its own connected repositories only",
       tag,
       auth: 'none',
       ownBody: true,
@@ -90,8 +92,8 @@ export function automationWebhookRoutes(intake: AutomationIntake): Route[] {
       response: { status: 202, description: 'Accepted', schema: codeHostingAnswer },
       errors: [400, 401, 413, 415],
       handler: async (input) => {
-        intake.checkGitlabToken(input.ctx.headers);
-        return intake.acceptGitlab(await webhookRequest(input, { types: ['application/json'] }));
+        const sender = await intake.gitlabSender(input.ctx.headers);
+        return intake.acceptGitlab(await webhookRequest(input, { types: ['application/json'] }), sender);
       },
     }),
   ];

@@ -1,4 +1,4 @@
-/** `/v1/connections` (the organization's Slack, Linear and Sentry apps) and `/v1/user/connections` (members' linked identities). */
+/** `/v1/connections` (the organization's Slack, Linear and Sentry apps and GitLab hooks) and `/v1/user/connections` (members' linked identities). */
 import {
   connectionListResponse,
   connectionParams,
@@ -24,7 +24,7 @@ export function connectionRoutes(service: ConnectionsService): Route[] {
       method: 'get',
       path: '/v1/connections',
       operationId: 'listConnections',
-      summary: "The organization's Slack, Linear and Sentry connections (which secrets are set, never their values)",
+      summary: "The organization's Slack, Linear, Sentry and GitLab connections (which secrets are set, never their values)",
       tag,
       auth: 'apiKey',
       response: { status: 200, description: 'The connections', schema: connectionListResponse },
@@ -35,7 +35,9 @@ export function connectionRoutes(service: ConnectionsService): Route[] {
       method: 'post',
       path: '/v1/connections',
       operationId: 'createConnection',
-      summary: 'Connect a Slack workspace, Linear workspace or Sentry organization (admins); its secrets are sealed at rest',
+      summary:
+        'Connect a Slack workspace, Linear workspace, Sentry organization or GitLab (admins); its secrets are sealed at rest. ' +
+        "GitLab: its hooks' webhook_token decides which organization a delivery reaches, and answers are posted with its api_token",
       tag,
       auth: 'apiKey',
       body: createConnectionBody,
@@ -98,7 +100,9 @@ export function connectionRoutes(service: ConnectionsService): Route[] {
       method: 'post',
       path: '/v1/user/connections',
       operationId: 'linkUserConnection',
-      summary: 'Link a provider identity to a member by hand (admins; identities with the same verified email link themselves)',
+      summary:
+        'Link a provider identity to a member by hand (admins; Slack and Linear identities with the same verified email link themselves). ' +
+        "GitHub and GitLab identities are the account's numeric user id, never the login",
       tag,
       auth: 'apiKey',
       body: linkIdentityBody,

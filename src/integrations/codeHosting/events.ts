@@ -122,6 +122,17 @@ export function repositoryFullNameOf(url: string): string | null {
   return path.split('/').length === 2 ? decodeURIComponent(path) : null;
 }
 
+/** The path of a repository URL of any form (`git@gitlab.com:group/sub/app.git` → `group/sub/app`), or null. */
+export function repositoryPathOf(url: string): string | null {
+  const normalised = normaliseRepositoryUrl(url);
+  if (normalised === null) return null;
+  try {
+    return decodeURIComponent(new URL(normalised).pathname.replace(/^\//, ''));
+  } catch {
+    return null;
+  }
+}
+
 /** Builds the canonical https form; null when no repository path is left. */
 function assemble(host: string, port: string, path: string): string | null {
   let trimmed = path.replace(/^\/+/, '').replace(/\/+$/, '');

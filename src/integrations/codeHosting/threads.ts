@@ -17,8 +17,6 @@ export interface ThreadRepository {
   repositoryFullName: string;
   /** GitHub App installation id, null when absent (GitLab always null). */
   installationId: number | null;
-  /** GitLab project id, null for GitHub. */
-  projectId: number | null;
 }
 
 /** An issue or pull/merge request: one thread. */
@@ -34,8 +32,11 @@ export interface ThreadItem {
 
 /** A person on the provider's side. */
 export interface ThreadPerson {
+  /** The account's numeric id (GitHub and GitLab `user.id`): what identities are linked by, since a login can be renamed and re-registered. */
+  id: string;
   login: string;
   name: string | null;
+  /** GitHub's public email when the delivery carries one; always null for GitLab (never trusted to link anyone). */
   email: string | null;
 }
 
@@ -80,7 +81,8 @@ export interface CiFailure extends ThreadRepository {
   headSha: string | null;
   /** Stable id of the failure, for the message's cursor: `check_run:123`, `pipeline:9`. */
   cursor: string;
-  sender: string | null;
+  /** Who caused it (the check's sender, the pipeline's user), when the delivery says. */
+  sender: { id: string; login: string } | null;
 }
 
 export type CodeHostingThreadEvent = ThreadPost | ThreadEnd | CiFailure;
@@ -109,6 +111,17 @@ export const isTrustedAssociation = (association: unknown): boolean => typeof as
 
 /** Case-insensitive login comparison, a leading "@" ignored on both sides. */
 export const loginKey = (login: string): string => login.trim().replace(/^@/, '').toLowerCase();
+
+/** A provider account's numeric id as text, or null when the value is not one. */
+export const accountId = (value: unknown): string | null => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? String(value) : null);
+
+/**
+ * The same thread key for another spelling of its repository: keys are `{fullName}#N` or
+ * `{fullName}!N`, and a GitLab thread is keyed by the connected repository's own path.
+ */
+export function rekeyThread(threadKey: string, fromFullName: string, toFullName: string): string {
+  return threadKey.startsWith(fromFullName) ? `${toFullName}${threadKey.slice(fromFullName.length)}` : threadKey;
+}
 
 /**
  * Whether the text mentions `@{botName}` (also `@{botName}[bot]`), outside fenced code,

@@ -6,6 +6,7 @@
  */
 import { asRecord, CodeHostingPayloadError, int, presentStrings, str } from '../codeHosting/events';
 import {
+  accountId,
   githubThreadKey,
   hasMarker,
   isTrustedAssociation,
@@ -32,7 +33,6 @@ function repositoryOf(root: Fields): ThreadRepository {
     repositoryUrls: presentStrings([repo.html_url, repo.clone_url, repo.ssh_url, repo.git_url]),
     repositoryFullName: fullName,
     installationId: int(asRecord(root.installation)?.id),
-    projectId: null,
   };
 }
 
@@ -47,7 +47,15 @@ function personOf(raw: unknown, field: string): ThreadPerson & { bot: boolean } 
   const user = asRecord(raw);
   const login = str(user?.login);
   if (!user || !login) throw new CodeHostingPayloadError(`${field}.login`);
-  return { login, name: str(user.name), email: str(user.email), bot: user.type === 'Bot' };
+  const id = accountId(user.id);
+  if (id === null) throw new CodeHostingPayloadError(`${field}.id`);
+  return { id, login, name: str(user.name), email: str(user.email), bot: user.type === 'Bot' };
+}
+
+function senderOf(user: Fields | null): CiFailure['sender'] {
+  const id = accountId(user?.id);
+  const login = str(user?.login);
+  return id !== null && login ? { id, login } : null;
 }
 
 /** A post is the bot's own (or any bot's) when GitHub says so, it is signed `{bot}`/`{bot}[bot]`, or it carries Hangar's marker. */
@@ -73,7 +81,7 @@ function post(
     trigger,
     item,
     text,
-    author: { login: author.login, name: author.name, email: author.email },
+    author: { id: author.id, login: author.login, name: author.name, email: author.email },
     trusted: isTrustedAssociation(source.author_association),
     fromBot: isBotPost(author, text, botName),
     cursor,
@@ -108,7 +116,7 @@ function ciFailure(repo: ThreadRepository, check: Fields, kind: 'check_run' | 'c
     url: str(check.html_url) ?? str(check.details_url) ?? (repoUrl ? `${repoUrl}/pull/${pullRequests[0]!.number}/checks` : null),
     headSha: str(check.head_sha),
     cursor: `${kind}:${id ?? 'unknown'}`,
-    sender: str(asRecord(root.sender)?.login),
+    sender: senderOf(asRecord(root.sender)),
   };
 }
 

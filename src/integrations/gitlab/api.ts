@@ -1,8 +1,10 @@
 /**
- * An authenticated caller of GitLab's REST API (v4) with one token (`HANGAR_GITLAB_TOKEN`, a
- * personal, group or project access token sent as `PRIVATE-TOKEN`). Errors say what failed and
- * whether retrying could help, and never carry the token. No retries and no logging here.
+ * An authenticated caller of GitLab's REST API (v4) with one token (a GitLab connection's
+ * `api_token`, or the deployment's `HANGAR_GITLAB_TOKEN`: a personal, group or project access
+ * token sent as `PRIVATE-TOKEN`). Errors say what failed and whether retrying could help, and
+ * never carry the token. No retries and no logging here.
  */
+import { fetch, type Dispatcher, type Response } from 'undici';
 
 export interface GitlabApiConfig {
   /** API base including `/api/v4`, e.g. https://gitlab.com/api/v4. */
@@ -10,6 +12,13 @@ export interface GitlabApiConfig {
   token?: string;
   /** Per-request timeout, default 10 s. */
   timeoutMs?: number;
+  /**
+   * For an instance a user chose (a connection's `instance_url`): connections go through the
+   * outbound policy's dispatcher and redirects are not followed.
+   */
+  dispatcher?: Dispatcher;
+  /** Named in the error when no token is set. */
+  tokenName?: string;
 }
 
 export class GitlabApiError extends Error {
@@ -42,14 +51,15 @@ export function createGitlabApi(config: GitlabApiConfig): GitlabApi {
 
     async request(method, path, body) {
       const what = `GitLab ${method} ${path.split('?')[0]}`;
-      if (!config.token) throw new GitlabApiError('GitLab credentials are not configured (HANGAR_GITLAB_TOKEN)', 0, false);
+      if (!config.token) throw new GitlabApiError(`GitLab credentials are not configured (${config.tokenName ?? 'HANGAR_GITLAB_TOKEN'})`, 0, false);
       const headers: Record<string, string> = { 'private-token': config.token, accept: 'application/json', 'user-agent': 'hangar' };
       if (body !== undefined) headers['content-type'] = 'application/json';
       const timeout = AbortSignal.timeout(timeoutMs);
       let response: Response;
       let text: string;
       try {
-        response = await fetch(baseUrl + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: timeout });
+        const guarded = config.dispatcher ? { dispatcher: config.dispatcher, redirect: 'manual' as const } : {};
+        response = await fetch(baseUrl + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: timeout, ...guarded });
         text = await response.text();
       } catch (err) {
         if (timeout.aborted) throw new GitlabApiError(`${what} got no answer within ${timeoutMs} ms`, 0, true);

@@ -4,10 +4,12 @@
  * merge request events to automation triggers): the same verified delivery feeds both. Pure.
  *
  * GitLab numbers issues and merge requests separately, so their thread keys differ:
- * `group/project#12` is an issue, `group/project!12` a merge request.
+ * `group/project#12` is an issue, `group/project!12` a merge request. Nothing here decides
+ * where answers go or who the author is as a member: the receiver keys the thread by the
+ * connected repository's path, and the author is their account id (`user.email` is not read).
  */
 import { asRecord, CodeHostingPayloadError, int, presentStrings, str } from '../codeHosting/events';
-import { gitlabThreadKey, hasMarker, loginKey, type CiFailure, type CodeHostingThreadEvent, type ThreadItem, type ThreadPerson, type ThreadPost, type ThreadRepository } from '../codeHosting/threads';
+import { accountId, gitlabThreadKey, hasMarker, loginKey, type CiFailure, type CodeHostingThreadEvent, type ThreadItem, type ThreadPerson, type ThreadPost, type ThreadRepository } from '../codeHosting/threads';
 
 type Fields = Record<string, unknown>;
 
@@ -20,7 +22,6 @@ function repositoryOf(root: Fields): ThreadRepository & { webUrl: string | null 
     repositoryUrls: presentStrings([project.web_url, project.git_http_url, project.git_ssh_url, project.http_url, project.ssh_url]),
     repositoryFullName: fullName,
     installationId: null,
-    projectId: int(project.id) ?? int(root.project_id),
     webUrl: str(project.web_url),
   };
 }
@@ -40,13 +41,24 @@ function itemOf(repo: ReturnType<typeof repositoryOf>, raw: unknown, field: stri
   };
 }
 
+/**
+ * The author: their numeric id (what an identity is linked by) and username. The payload's
+ * `user.email` is never read: whoever holds a hook's token can write any address there, and a
+ * link made from it would hand them a member's workspace, credentials and plugins.
+ */
 function personOf(root: Fields): ThreadPerson {
   const user = asRecord(root.user);
   const login = str(user?.username);
   if (!user || !login) throw new CodeHostingPayloadError('user.username');
-  const email = str(user.email);
-  // GitLab sends "[REDACTED]" (or nothing) unless the user made their email public.
-  return { login, name: str(user.name), email: email && /^[^\s@]+@[^\s@]+$/.test(email) ? email : null };
+  const id = accountId(user.id);
+  if (id === null) throw new CodeHostingPayloadError('user.id');
+  return { id, login, name: str(user.name), email: null };
+}
+
+function senderOf(user: Fields | null): CiFailure['sender'] {
+  const id = accountId(user?.id);
+  const login = str(user?.username);
+  return id !== null && login ? { id, login } : null;
 }
 
 function post(repo: ThreadRepository, trigger: ThreadPost['trigger'], item: ThreadItem, text: string, root: Fields, cursor: string, botName: string, commentUrl: string | null): ThreadPost {
@@ -121,7 +133,7 @@ export function parseGitlabThreadEvent(eventName: string, body: unknown, botName
       url: str(attrs.url) ?? (webUrl && id !== null ? `${webUrl}/-/pipelines/${id}` : null),
       headSha: str(attrs.sha),
       cursor: `pipeline:${id ?? 'unknown'}`,
-      sender: str(asRecord(root.user)?.username),
+      sender: senderOf(asRecord(root.user)),
     };
     return failure;
   }

@@ -5,7 +5,8 @@
  * signature header too and then its HMAC as the body streams in (`githubVerifier`) — mapped
  * to (automation, debounce key, payload) items and handed to the inbox in one transaction; the
  * answer goes out as soon as that transaction commits, and all the remaining work happens in
- * Temporal.
+ * Temporal. A GitLab delivery reaches only the organizations its token belongs to
+ * (`gitlabSenders`), and there only their own connected repositories.
  */
 import { createHash } from 'node:crypto';
 import type { AutomationsRepository, EventRoute } from '../../db/automationsRepository';
@@ -17,8 +18,9 @@ import type { Logger } from '../../logger';
 import { CodeHostingPayloadError, isExcludedActor, normaliseRepositoryUrl, type CodeHostingEvent } from '../../integrations/codeHosting/events';
 import { githubSignatureClaim, parseGithubEvent, verifyGithubSignature } from '../../integrations/github/events';
 import { streamingHmacSha256 } from '../../crypto/hmac';
-import { parseGitlabEvent, verifyGitlabToken } from '../../integrations/gitlab/events';
+import { parseGitlabEvent } from '../../integrations/gitlab/events';
 import type { CodeHostingThreads } from '../integrations/codeHostingThreads';
+import type { GitlabSender, GitlabSenders } from '../integrations/gitlabSenders';
 import type { AutomationInbox, InboxItem } from './inbox';
 
 /** The custom webhook's body limit (interop §10.4). */
@@ -64,12 +66,15 @@ export function createAutomationIntake(deps: {
   inbox: AutomationInbox;
   bus: EventBus;
   github: { webhookSecret?: string };
-  gitlab: { webhookToken?: string };
+  /** Which organizations a GitLab delivery's token opens. */
+  gitlabSenders: Pick<GitlabSenders, 'resolve'>;
   /** The code-hosting bot's name: `/{botName} …` on a pull request is a command. */
   botName: string;
   logger: Logger;
   /** Analytics counts pull requests opened, merged and closed from the same deliveries (idempotent per delivery). */
-  pullRequests?: { recordPullRequest(provider: 'github' | 'gitlab', event: CodeHostingEvent, deliveryId: string | undefined): Promise<unknown> };
+  pullRequests?: {
+    recordPullRequest(provider: 'github' | 'gitlab', event: CodeHostingEvent, deliveryId: string | undefined, organizationIds?: ReadonlySet<string>): Promise<unknown>;
+  };
   /** Issues, pull requests, comments and failed checks routed to workspaces (the same verified delivery, after the automations). */
   threads?: Pick<CodeHostingThreads, 'acceptGithub' | 'acceptGitlab'>;
 }) {
@@ -107,15 +112,17 @@ export function createAutomationIntake(deps: {
 
   /**
    * Enabled automations with a trigger for this event, in the organizations whose connected
-   * repository is the event's (matched on any URL form, normalised).
+   * repository is the event's (matched on any URL form, normalised) — among `organizationIds`
+   * when the delivery's credential belongs to some organizations only (GitLab).
    */
-  async function itemsFor(event: CodeHostingEvent): Promise<InboxItem[]> {
+  async function itemsFor(event: CodeHostingEvent, organizationIds?: ReadonlySet<string>): Promise<InboxItem[]> {
     const wanted = new Set(event.repositoryUrls.map(normaliseRepositoryUrl).filter((u): u is string => !!u));
     if (!wanted.size) return [];
     const rows = await routeRows(event, event.repositoryFullName.toLowerCase());
     const items: InboxItem[] = [];
     for (const row of rows) {
       if (!row.automation_id || !row.triggers) continue;
+      if (organizationIds && !organizationIds.has(row.organization_id)) continue;
       const normalised = normaliseRepositoryUrl(row.url);
       if (normalised === null || !wanted.has(normalised)) continue;
       const trigger = row.triggers.find((t) => t.type === event.provider && (t.config as { event?: string }).event === event.event);
@@ -133,11 +140,21 @@ export function createAutomationIntake(deps: {
   /** Bounded depth, and no text PostgreSQL cannot store (the payload is kept as jsonb). */
   const parseJson = (body: Buffer): unknown => parseJsonText(body.toString('utf8'));
 
-  async function deliver(provider: 'github' | 'gitlab', event: CodeHostingEvent | null, deliveryId: string | undefined): Promise<CodeHostingAnswer> {
+  /**
+   * `scope.deliveryKey` is what the delivery id is recorded under (GitLab: prefixed by the
+   * sender's connections, so one organization's hook cannot spend another's delivery ids).
+   */
+  async function deliver(
+    provider: 'github' | 'gitlab',
+    event: CodeHostingEvent | null,
+    deliveryId: string | undefined,
+    scope: { organizationIds?: ReadonlySet<string>; deliveryKey?: string } = {},
+  ): Promise<CodeHostingAnswer> {
     if (!event) return { accepted: true, matched: 0, duplicate: false, ignored: 'this event or action triggers no automation' };
-    await deps.pullRequests?.recordPullRequest(provider, event, deliveryId);
-    const items = await itemsFor(event);
-    const { duplicate, accepted } = await inbox.accept(items, deliveryId ? { provider, id: deliveryId } : undefined);
+    await deps.pullRequests?.recordPullRequest(provider, event, deliveryId, scope.organizationIds);
+    const items = await itemsFor(event, scope.organizationIds);
+    const key = scope.deliveryKey ?? deliveryId;
+    const { duplicate, accepted } = await inbox.accept(items, key ? { provider, id: key } : undefined);
     const matched = accepted.filter((a) => a !== null).length;
     deps.logger.debug('code-hosting event accepted', { provider, event: event.event, deliveryId, matched, duplicate });
     return { accepted: true, matched, duplicate };
@@ -147,11 +164,6 @@ export function createAutomationIntake(deps: {
     const secret = deps.github.webhookSecret;
     if (!secret) throw new DomainError('unauthenticated', 'Invalid webhook signature', 'no GitHub webhook secret is configured on this service');
     return secret;
-  }
-  function checkGitlabToken(headers: WebhookRequest['headers']): void {
-    const expected = deps.gitlab.webhookToken;
-    if (!expected) throw new DomainError('unauthenticated', 'Invalid webhook token', 'no GitLab webhook token is configured on this service');
-    if (!verifyGitlabToken(expected, header({ headers }, 'x-gitlab-token'))) throw new DomainError('unauthenticated', 'Invalid webhook token', 'X-Gitlab-Token does not match');
   }
 
   const githubMismatch = () => new DomainError('unauthenticated', 'Invalid webhook signature', 'X-Hub-Signature-256 does not match the body');
@@ -218,16 +230,25 @@ export function createAutomationIntake(deps: {
       return withThreads(answer, await deps.threads?.acceptGithub(header(req, 'x-github-event') ?? '', body, header(req, 'x-github-delivery'), req.body));
     },
 
-    /** GitLab's credential is a header (`X-Gitlab-Token`): checked before the body is read. */
-    checkGitlabToken,
+    /**
+     * GitLab's credential is a header (`X-Gitlab-Token`): who sent the delivery is decided
+     * before the body is read, and only a sender found here can be handed to `acceptGitlab`.
+     */
+    gitlabSender: (headers: WebhookRequest['headers']): Promise<GitlabSender> => deps.gitlabSenders.resolve(header({ headers }, 'x-gitlab-token')),
 
-    /** GitLab: the shared secret token (`X-Gitlab-Token`), delivery id `X-Gitlab-Event-UUID`. */
-    async acceptGitlab(req: WebhookRequest): Promise<CodeHostingAnswer> {
-      checkGitlabToken(req.headers);
+    /**
+     * GitLab: the sender's organizations get the delivery for their own connected repositories;
+     * delivery id `X-Gitlab-Event-UUID`.
+     */
+    async acceptGitlab(req: WebhookRequest, sender: GitlabSender): Promise<CodeHostingAnswer> {
       const body = parseJson(req.body);
       const event = mapped(() => parseGitlabEvent(header(req, 'x-gitlab-event') ?? '', body, { botName: deps.botName }));
-      const answer = await deliver('gitlab', event, header(req, 'x-gitlab-event-uuid'));
-      return withThreads(answer, await deps.threads?.acceptGitlab(header(req, 'x-gitlab-event') ?? '', body, header(req, 'x-gitlab-event-uuid'), req.body));
+      const deliveryId = header(req, 'x-gitlab-event-uuid');
+      const organizationIds = new Set(sender.organizations.map((o) => o.organizationId));
+      const connectionIds = sender.organizations.map((o) => o.connectionId).filter((id): id is string => id !== null);
+      const deliveryKey = deliveryId && connectionIds.length ? `${connectionIds.sort().join(',')}.${deliveryId}` : deliveryId;
+      const answer = await deliver('gitlab', event, deliveryId, { organizationIds, deliveryKey });
+      return withThreads(answer, await deps.threads?.acceptGitlab(header(req, 'x-gitlab-event') ?? '', body, deliveryId, req.body, sender));
     },
 
     pruneDeliveries: () => inbox.pruneDeliveries(),

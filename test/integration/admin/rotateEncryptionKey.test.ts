@@ -19,6 +19,7 @@ import { expect } from 'chai';
 import { createAdmin, type CreatedOrganization } from '../../../src/admin';
 import { credentialFields } from '../../../src/agents/credentials';
 import { parseEncryptionKeys, type Config, type EncryptionKey } from '../../../src/config';
+import { createLookupHashes } from '../../../src/crypto/lookupHashes';
 import { SEALED_COLUMNS, sealedField } from '../../../src/crypto/sealedFields';
 import { createSecretBox, generateEncryptionKey } from '../../../src/crypto/secretBox';
 import { hashEngineSecret } from '../../../src/domain/replicas';
@@ -30,6 +31,7 @@ import { harness, SERVER_URL, withServer } from '../../support/harness';
 import { sealV1 } from '../../support/sealedV1';
 
 const run = promisify(execFile);
+const GITLAB_TOKEN = 'gitlab-rotation-webhook-token-12';
 
 const key = (prefix: string): EncryptionKey => parseEncryptionKeys(generateEncryptionKey(`${prefix}${randomBytes(3).toString('hex')}`))[0]!;
 const envValue = (keys: EncryptionKey[]) => keys.map((k) => `${k.id}:${k.key.toString('base64')}`).join(',');
@@ -135,6 +137,8 @@ describe('hangar admin rotate-encryption-key', function () {
     ).automation;
     const connection = (await post('/v1/connections', { provider: 'sentry', external_id: `sentry-${randomUUID().slice(0, 8)}`, name: 'Sentry', secrets: { client_secret: 'sentry-secret-8' } }))
       .connection;
+    // Its webhook token is also kept as a keyed hash, which deliveries are looked up by.
+    await post('/v1/connections', { provider: 'gitlab', external_id: `gitlab.com/rotation-${randomUUID().slice(0, 8)}`, name: 'GitLab', secrets: { webhook_token: GITLAB_TOKEN, api_token: 'glpat-rotation-11' } });
     const plugin = (
       await post('/v1/plugins', { slug: 'docs', kind: 'http', config: { url: 'https://mcp.example.com/mcp', headers: { 'X-Tenant': 'acme' } }, secret: { type: 'api_key', value: 'plugin-secret-9' } })
     ).plugin;
@@ -201,6 +205,7 @@ describe('hangar admin rotate-encryption-key', function () {
     expect(dry.report).to.include({ dry_run: true, active_key: k2.id, resealed: 0 });
     expect(column(dry.report, 'environment_variables', 'value_sealed').remaining).to.deep.equal({ [`v1.${k1.id}`]: 1, [`v2.${k1.id}`]: 3 });
     expect(column(dry.report, 'replicas', 'engine_secret_sealed').remaining).to.deep.equal({ [`v1.${k1.id}`]: 1, [`v2.${k1.id}`]: 1 });
+    expect(column(dry.report, 'connections', 'webhook_token_hash').remaining).to.deep.equal({ [`hmac.${k1.id}`]: 1 });
     expect(await database.db('environment_variables').where({ id: made.legacy.id }).first()).to.have.property('value_sealed').that.matches(/^v1\./);
 
     // The moved value cannot be re-sealed: reported by row, left as it is, and the command fails.
@@ -215,7 +220,8 @@ describe('hangar admin rotate-encryption-key', function () {
       ['agent_credentials', 'secret_sealed', 2],
       ['agent_credentials', 'refresh_token_sealed', 1],
       ['automations', 'webhook_token_sealed', 1],
-      ['connections', 'secrets_sealed', 1],
+      ['connections', 'secrets_sealed', 2],
+      ['connections', 'webhook_token_hash', 1],
       ['plugin_installs', 'config_sealed', 1],
       ['plugin_installs', 'secret_sealed', 1],
       ['replicas', 'engine_secret_sealed', 2],
@@ -246,6 +252,11 @@ describe('hangar admin rotate-encryption-key', function () {
     expect((await read(newKeyOnly, `/v1/environments/${made.source.id}/mcps`)).body.environment_mcps[0].config.headers).to.deep.equal({ Authorization: 'Bearer mcp-secret-4' });
     expect((await read(newKeyOnly, `/v1/automations/${made.automation.id}`)).body.automation.webhook_token).to.equal(webhookToken);
     expect((await read(newKeyOnly, `/v1/connections/${made.connection.id}`)).body.connection.secrets_set).to.deep.equal(['client_secret']);
+    // The GitLab token, hashed again under the new key, still finds its organization.
+    const delivery = (token: string) =>
+      newKeyOnly.call('POST', '/v1/webhooks/gitlab', '', { object_kind: 'push' }, { 'x-gitlab-token': token, 'x-gitlab-event': 'Push Hook', 'x-gitlab-event-uuid': randomUUID() });
+    expect((await delivery(GITLAB_TOKEN)).status).to.equal(202);
+    expect((await delivery(`${GITLAB_TOKEN}-not`)).status).to.equal(401);
     expect((await read(newKeyOnly, `/v1/plugins/${made.plugin.id}`)).body.plugin.config).to.deep.equal({ url: 'https://mcp.example.com/mcp', headers: { 'X-Tenant': 'acme' } });
     const credentials = newKeyOnly.process.services.credentials;
     expect(await credentials.organizationSecret(made.org.organization_id, 'agent_1')).to.equal('sk-org-credential-5-abcdef');
@@ -282,7 +293,7 @@ describe('hangar admin rotate-encryption-key', function () {
     // Between reading a page and writing it, one value is changed by a process with the new
     // key and another by one that has not been restarted yet.
     let interleaved = false;
-    const report = await createEncryptionRotation({ repos: database.repos, secretBox: createSecretBox([k2, k1]) }).rotate({
+    const report = await createEncryptionRotation({ repos: database.repos, secretBox: createSecretBox([k2, k1]), lookupHashes: createLookupHashes([k2, k1]) }).rotate({
       beforeWrite: async (table, rowIds) => {
         if (interleaved || table !== 'environment_variables') return;
         interleaved = true;

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { githubPullRequest, gitlabMergeRequest, sendGithub, sendGitlab } from '../../support/codeHosting';
+import { connectGitlab, githubPullRequest, gitlabMergeRequest, sendGithub, sendGitlab } from '../../support/codeHosting';
 import { harness } from '../../support/harness';
 import { as, errorOf, newOrg, request } from '../../support/http';
 import { expectShape } from '../../support/originalShapes';
@@ -218,7 +218,8 @@ describe('analytics: the organization overview', function () {
     expect((await sendGithub('pull_request', githubPullRequest({ fullName, number: 1, action: 'closed', merged: true }), { deliveryId: mergedId })).status).to.equal(202);
     expect((await sendGithub('pull_request', githubPullRequest({ fullName, number: 2, action: 'closed', merged: false }))).status).to.equal(202);
     expect((await sendGithub('pull_request', githubPullRequest({ fullName, number: 3, action: 'synchronize' }))).status).to.equal(202);
-    expect((await sendGitlab(gitlabMergeRequest({ fullName, iid: 7, action: 'merge' }))).status).to.equal(202);
+    const { token } = await connectGitlab(org.org_api_key);
+    expect((await sendGitlab(gitlabMergeRequest({ fullName, iid: 7, action: 'merge' }), { token })).status).to.equal(202);
     // A bad signature counts nothing.
     expect((await sendGithub('pull_request', githubPullRequest({ fullName, number: 4, action: 'opened' }), { signature: `sha256=${'0'.repeat(64)}` })).status).to.equal(401);
 

@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import { fakeGithub, harness } from '../../support/harness';
 import { as, errorOf, newOrg, request } from '../../support/http';
 import { until } from '../../support/wait';
-import { githubComment, githubPullRequest, gitlabNote, sendGithub, sendGitlab } from '../../support/codeHosting';
+import { connectGitlab, githubComment, githubPullRequest, gitlabNote, sendGithub, sendGitlab } from '../../support/codeHosting';
 import { PR_OPENED, PR_SYNC } from './support';
 
 const db = () => harness().database.db;
@@ -94,8 +94,9 @@ describe('pull request commands and grouping', function () {
     const gitlabRepo = await harness().admin.addRepository({ organizationId: org.organization_id, url: `https://gitlab.com/${fullName}.git` });
     // A long debounce: the event waits in its window, no workspace is needed to see it routed.
     const a = await automation(api, { environment_id: env, triggers: [{ type: 'gitlab', config: { event: 'merge_request.command' } }], debounce_seconds: 3600 });
+    const { token } = await connectGitlab(org.org_api_key);
     const note = async (text: string, user?: string) => {
-      const answer = await sendGitlab(gitlabNote({ fullName, iid: 8, note: text, user }), { event: 'Note Hook' });
+      const answer = await sendGitlab(gitlabNote({ fullName, iid: 8, note: text, user }), { event: 'Note Hook', token });
       expect(answer.status, JSON.stringify(answer.body)).to.equal(202);
       return answer.body.matched as number;
     };

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { fakeGithub, harness } from '../../support/harness';
 import { as, errorOf, newOrg, request } from '../../support/http';
 import { until } from '../../support/wait';
-import { githubPullRequest, gitlabMergeRequest, sendGithub, sendGitlab, signGithub } from '../../support/codeHosting';
+import { connectGitlab, githubPullRequest, gitlabMergeRequest, sendGithub, sendGitlab, signGithub } from '../../support/codeHosting';
 import { CUSTOM, MR_OPENED, PR_OPENED, PR_SYNC } from './support';
 
 const db = () => harness().database.db;
@@ -259,11 +259,12 @@ describe('automation event triggers', function () {
 
       // GitLab: the merge request of a connected GitLab project reaches the gitlab trigger only.
       const gitlabRepo = await harness().admin.addRepository({ organizationId: org.organization_id, url: `https://gitlab.com/${fullName}.git` });
-      const mr = await sendGitlab(gitlabMergeRequest({ fullName, iid: 3 }));
+      const { token } = await connectGitlab(org.org_api_key);
+      const mr = await sendGitlab(gitlabMergeRequest({ fullName, iid: 3 }), { token });
       expect(mr.status, JSON.stringify(mr.body)).to.equal(202);
       expect(mr.body.matched).to.equal(1);
       expect(await keys(gitlab.id)).to.deep.equal([`pr:${gitlabRepo.id}:3`]);
-      const update = await sendGitlab(gitlabMergeRequest({ fullName, iid: 3, action: 'update' }));
+      const update = await sendGitlab(gitlabMergeRequest({ fullName, iid: 3, action: 'update' }), { token });
       expect(update.body.matched).to.equal(0);
     });
   });

@@ -97,4 +97,65 @@ describe('connections API', () => {
     expect((await memberApi.delete(`/v1/user/connections/${linked.body.connection.id}`)).body).to.deep.equal({ success: true });
     expect((await memberApi.get('/v1/user/connections')).body.connections).to.deep.equal([]);
   });
+
+  it('connects GitLab: its webhook and API tokens are sealed, the webhook token is found by a keyed hash, and its instance URL is checked', async () => {
+    const { admin, memberApi } = await orgWithMember();
+    const webhookToken = `glwh-${Math.random().toString(36).slice(2)}-0123456789`;
+    const body = {
+      provider: 'gitlab',
+      external_id: `gitlab.example.com/acme-${Math.random().toString(36).slice(2, 8)}`,
+      name: 'Acme GitLab',
+      secrets: { webhook_token: webhookToken, api_token: 'glpat-connection-api-token' },
+      settings: { instance_url: 'https://gitlab.example.com/' },
+    };
+    const created = await admin.post('/v1/connections', body);
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    expect(created.body.connection).to.include({ provider: 'gitlab', external_id: body.external_id });
+    expect(created.body.connection.secrets_set).to.deep.equal(['api_token', 'webhook_token']);
+    expect(created.body.connection.settings).to.deep.equal({ instance_url: 'https://gitlab.example.com' });
+    for (const answer of [created, await memberApi.get('/v1/connections')]) {
+      expect(JSON.stringify(answer.body)).not.to.include(webhookToken).and.not.include('glpat-connection-api-token');
+    }
+    const row = await harness().database.db('connections').where({ id: created.body.connection.id }).first();
+    expect(row.secrets_sealed).not.to.include(webhookToken);
+    expect(row.webhook_token_hash).to.match(/^[0-9a-f]{64}$/);
+    expect(row.webhook_token_hash).not.to.include(webhookToken);
+
+    // Rotating the webhook token moves its hash; other PATCHes leave it.
+    const renamed = await admin.patch(`/v1/connections/${row.id}`, { name: 'Renamed' });
+    expect(renamed.status).to.equal(200);
+    expect((await harness().database.db('connections').where({ id: row.id }).first()).webhook_token_hash).to.equal(row.webhook_token_hash);
+    expect((await admin.patch(`/v1/connections/${row.id}`, { secrets: { webhook_token: `${webhookToken}-rotated` } })).status).to.equal(200);
+    expect((await harness().database.db('connections').where({ id: row.id }).first()).webhook_token_hash).to.not.equal(row.webhook_token_hash);
+
+    const other = await orgWithMember();
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ ...body, secrets: { webhook_token: webhookToken } }, /api_token: is required/],
+      [{ ...body, secrets: { ...body.secrets, webhook_token: 'short' } }, /webhook_token: must NOT have fewer than 16 characters/],
+      [{ ...body, settings: { instance_url: 'ftp://gitlab.example.com' } }, /instance_url: must be an http\(s\) URL/],
+      [{ ...body, settings: { instance_url: 'https://user:pass@gitlab.example.com' } }, /instance_url: must be an http\(s\) URL without credentials/],
+      // The worker posts answers there with the token: cloud metadata is never reachable.
+      [{ ...body, settings: { instance_url: 'http://169.254.169.254' } }, /instance_url: 169\.254\.169\.254 is a link-local/],
+      [{ ...SLACK, external_id: 'T-gitlab-setting', settings: { instance_url: 'https://gitlab.example.com' } }, /instance_url: is a gitlab setting/],
+    ];
+    for (const [input, pattern] of cases) {
+      const res = await other.admin.post('/v1/connections', input);
+      expect(res.status, JSON.stringify(input)).to.equal(400);
+      expect(`${errorOf(res).error} ${errorOf(res).details}`).to.match(pattern);
+    }
+  });
+
+  it('links GitHub and GitLab identities by numeric account id only', async () => {
+    const { member, orgKey } = await orgWithMember();
+    for (const provider of ['github', 'gitlab']) {
+      for (const login of ['octocat', '0123', '12a']) {
+        const refused = await orgKey.post('/v1/user/connections', { provider, external_user_id: login, user_id: member.user_id });
+        expect(refused.status, `${provider} ${login}`).to.equal(400);
+        expect(errorOf(refused).details).to.match(new RegExp(`^body\\.external_user_id: a ${provider} identity is the account's numeric user id`));
+      }
+    }
+    const linked = await orgKey.post('/v1/user/connections', { provider: 'github', external_user_id: '583231', external_name: 'octocat', user_id: member.user_id });
+    expect(linked.status).to.equal(201);
+    expect(linked.body.connection).to.include({ provider: 'github', external_user_id: '583231', external_name: 'octocat' });
+  });
 });

@@ -12,7 +12,7 @@ import { expect } from 'chai';
 import { loadConfig } from '../../../src/config';
 import { silentLogger } from '../../../src/logger';
 import { buildApi, type ApiProcess } from '../../../src/processes';
-import { githubPullRequest, signGithub } from '../../support/codeHosting';
+import { connectGitlab, githubPullRequest, signGithub } from '../../support/codeHosting';
 import { GITLAB_WEBHOOK_TOKEN, harness } from '../../support/harness';
 import { newOrg } from '../../support/http';
 import { until } from '../../support/wait';
@@ -77,13 +77,15 @@ const MiB = 1024 * 1024;
 describe('receivers and body limits', () => {
   it('answers a delivery its headers condemn before its body is sent, with the Error body, and closes the connection', async () => {
     const huge = 10 * MiB;
+    const gitlab = await connectGitlab((await newOrg('receivers-gitlab')).org_api_key);
     const cases: Array<[string, string, Record<string, string | number>, number]> = [
       ['GitHub, no signature', '/v1/webhooks/github', { ...json, 'x-github-event': 'push', 'content-length': huge }, 401],
       ['GitHub, a signature that is not sha256=<hex>', '/v1/webhooks/github', { ...json, 'x-hub-signature-256': 'sha1=abc', 'content-length': huge }, 401],
       ['GitHub, not JSON nor a form', '/v1/webhooks/github', { ...wellFormedGithub, 'content-type': 'text/plain', 'content-length': huge }, 415],
       ['GitHub, declared over 25 MiB', '/v1/webhooks/github', { ...wellFormedGithub, 'content-length': 26 * MiB }, 413],
       ['GitLab, a wrong token', '/v1/webhooks/gitlab', { ...json, 'x-gitlab-token': 'wrong', 'content-length': huge }, 401],
-      ['GitLab, not JSON', '/v1/webhooks/gitlab', { 'content-type': 'text/plain', 'x-gitlab-token': GITLAB_WEBHOOK_TOKEN, 'content-length': huge }, 415],
+      ['GitLab, the deployment token among several organizations', '/v1/webhooks/gitlab', { ...json, 'x-gitlab-token': GITLAB_WEBHOOK_TOKEN, 'content-length': huge }, 401],
+      ['GitLab, not JSON', '/v1/webhooks/gitlab', { 'content-type': 'text/plain', 'x-gitlab-token': gitlab.token, 'content-length': huge }, 415],
       ['Slack, unsigned', '/v1/webhooks/slack', { ...json, 'content-length': huge }, 401],
       ['Slack, stale', '/v1/webhooks/slack', { ...slackSigned(), 'x-slack-request-timestamp': '1000', 'content-length': huge }, 401],
       ['Linear, unsigned', '/v1/webhooks/linear', { ...json, 'content-length': huge }, 401],

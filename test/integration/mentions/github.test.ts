@@ -8,7 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { HANGAR_MARKER } from '../../../src/integrations/codeHosting/threads';
-import { fakeGithub } from '../../support/harness';
+import { fakeGithub, harness } from '../../support/harness';
+import { as, errorOf } from '../../support/http';
 import { sendGithub } from '../../support/codeHosting';
 import { githubCheckRun, githubIssue, githubIssueComment } from '../../support/mentionDeliveries';
 import { until } from '../../support/wait';
@@ -123,5 +124,23 @@ describe('GitHub mentions', function () {
     const muted = randomUUID();
     await sendGithub('check_run', githubCheckRun({ fullName, pullRequest: 77, installationId: INSTALLATION }), { deliveryId: muted });
     expect(await threadDeliveryRecorded('github', org.organization_id, muted)).to.equal(false);
+  });
+
+  it('knows a member by GitHub account id: a renamed login keeps its member, the old login taken by someone else gets no one', async () => {
+    const { org, fullName } = await orgWithRepository('gh-identity');
+    const member = await harness().admin.createUser({ organizationId: org.organization_id, email: `octo-${randomUUID().slice(0, 6)}@example.com` });
+    const api = as(org.org_api_key);
+    // A login can be renamed and registered again by someone else: it is not an identity.
+    const byLogin = await api.post('/v1/user/connections', { provider: 'github', external_user_id: 'octo', user_id: member.user_id });
+    expect(byLogin.status).to.equal(400);
+    expect(errorOf(byLogin).details).to.match(/^body\.external_user_id: a github identity is the account's numeric user id/);
+    const linked = await api.post('/v1/user/connections', { provider: 'github', external_user_id: '5550001', external_name: 'octo', user_id: member.user_id });
+    expect(linked.status, JSON.stringify(linked.body)).to.equal(201);
+
+    // The member renamed octo to octo-renamed; someone else then registered octo.
+    await sendGithub('issue_comment', githubIssueComment({ fullName, number: 6, comment: '@hangar hi', commenter: 'octo-renamed', commenterId: 5_550_001, installationId: INSTALLATION }));
+    await sendGithub('issue_comment', githubIssueComment({ fullName, number: 7, comment: '@hangar hi', commenter: 'octo', commenterId: 5_550_002, installationId: INSTALLATION }));
+    expect((await boundThread(org.organization_id, 'github', `${fullName}#6`)).user_id).to.equal(member.user_id);
+    expect((await boundThread(org.organization_id, 'github', `${fullName}#7`)).user_id).to.equal(null);
   });
 });

@@ -9,6 +9,7 @@ import type { RepositoryRow } from '../../../src/db/repositoriesRepository';
 import type { InboundThreadMessage, ThreadBinding, ThreadClosed } from '../../../src/integrations/threads/types';
 import { createLogger } from '../../../src/logger';
 import { createCodeHostingThreads } from '../../../src/services/integrations/codeHostingThreads';
+import type { GitlabSender } from '../../../src/services/integrations/gitlabSenders';
 import { githubPullRequest } from '../../support/codeHosting';
 import { githubCheckRun, githubIssue, githubIssueComment, gitlabNote, gitlabPipeline } from '../../support/mentionDeliveries';
 
@@ -45,7 +46,11 @@ function world() {
   const bind = (organizationId: string, threadKey: string, over: Partial<ThreadBinding> = {}) =>
     bindings.push({ id: `t${bindings.length}`, organizationId, provider: 'github', connectionId: null, threadKey, replicaId: 'rep-1', chatId: 'c', userId: null, reference: { repository: REPO, number: 1 }, cursor: null, closedAt: null, ...over });
   const github = (event: string, body: unknown, delivery = 'd-1') => receiver.acceptGithub(event, body, delivery, Buffer.from(JSON.stringify(body)));
-  const gitlab = (event: string, body: unknown, delivery = 'g-1') => receiver.acceptGitlab(event, body, delivery, Buffer.from(JSON.stringify(body)));
+  /** Sent with the token of `from`'s GitLab connections (default: every organization that connected a repository). */
+  const gitlab = (event: string, body: unknown, delivery = 'g-1', from: string[] = [...new Set(repositories.map((r) => r.organization_id))]) => {
+    const sender: GitlabSender = { kind: 'connection', organizations: from.map((organizationId) => ({ organizationId, connectionId: `conn-${organizationId}` })) };
+    return receiver.acceptGitlab(event, body, delivery, Buffer.from(JSON.stringify(body)), sender);
+  };
   return { settings, messages, closed, connect, bind, github, gitlab, deletedReplicas };
 }
 
@@ -55,13 +60,22 @@ describe('code-hosting thread routing', () => {
     w.connect('org-a', `https://github.com/${REPO}`);
     w.connect('org-b', `git@github.com:${REPO}.git`);
     w.connect('org-c', 'https://github.com/acme/app-other');
-    const answer = await w.github('issue_comment', githubIssueComment({ fullName: REPO, number: 12, title: 'Crash', comment: '@hangar please fix [env:prod]', commenter: 'alice', installationId: 5 }));
+    const answer = await w.github('issue_comment', githubIssueComment({ fullName: REPO, number: 12, title: 'Crash', comment: '@hangar please fix [env:prod]', commenter: 'alice', commenterId: 501, installationId: 5 }));
     expect(answer).to.deep.equal({ routed: 2 });
     expect(w.messages.map((m) => m.organizationId).sort()).to.deep.equal(['org-a', 'org-b']);
     const [first] = w.messages;
     expect(first).to.deep.include({ provider: 'github', connectionId: null, threadKey: 'acme/app#12', environmentName: 'prod', title: 'Crash', cursor: 'issue_comment:' + first!.cursor!.split(':')[1] });
-    expect(first!.author).to.deep.equal({ externalId: 'alice', name: null, email: null });
-    expect(first!.reference).to.deep.equal({ repository: REPO, number: 12, installation_id: 5, is_pull_request: false, url: `https://github.com/${REPO}/issues/12`, author: 'alice' });
+    // The account id is the identity (a login can be renamed and registered again by someone else).
+    expect(first!.author).to.deep.equal({ externalId: '501', name: 'alice', email: null });
+    expect(first!.reference).to.deep.equal({
+      repository: REPO,
+      number: 12,
+      installation_id: 5,
+      is_pull_request: false,
+      url: `https://github.com/${REPO}/issues/12`,
+      author: 'alice',
+      author_id: '501',
+    });
     expect(first!.text).to.include('GitHub issue acme/app#12: Crash').and.include('@hangar please fix');
     // One delivery id: the core tells the organizations apart.
     expect(w.messages.map((m) => m.deliveryId)).to.deep.equal(['github:d-1', 'github:d-1']);
@@ -104,10 +118,15 @@ describe('code-hosting thread routing', () => {
     expect(w.messages).to.have.length(0);
     await w.github('issue_comment', githubIssueComment({ fullName: REPO, number: 1, comment: '@hangar please', commenter: 'Trusted-Outsider', commenterAssociation: 'CONTRIBUTOR' }));
     expect(w.messages).to.have.length(1);
-    w.bind('org-a', 'acme/app#2', { reference: { repository: REPO, number: 2, author: 'reporter' } });
-    await w.github('issue_comment', githubIssueComment({ fullName: REPO, number: 2, comment: 'more details', commenter: 'reporter', commenterAssociation: 'NONE' }));
+    w.bind('org-a', 'acme/app#2', { reference: { repository: REPO, number: 2, author: 'reporter', author_id: '777' } });
+    await w.github('issue_comment', githubIssueComment({ fullName: REPO, number: 2, comment: 'more details', commenter: 'reporter', commenterId: 777, commenterAssociation: 'NONE' }));
     await w.github('issue_comment', githubIssueComment({ fullName: REPO, number: 2, comment: 'me too', commenter: 'passerby', commenterAssociation: 'NONE' }));
-    expect(w.messages.map((m) => m.author.externalId)).to.deep.equal(['Trusted-Outsider', 'reporter']);
+    // The starter's login, renamed and registered again by another account, is a stranger's.
+    await w.github('issue_comment', githubIssueComment({ fullName: REPO, number: 2, comment: 'I am the reporter now', commenter: 'reporter', commenterId: 778, commenterAssociation: 'NONE' }));
+    expect(w.messages.map((m) => [m.author.name, m.author.externalId])).to.deep.equal([
+      ['Trusted-Outsider', w.messages[0]!.author.externalId],
+      ['reporter', '777'],
+    ]);
   });
 
   it('auto-responds to new issues by allowlisted logins or in allowlisted repositories, not to others or to pull requests', async () => {
@@ -164,12 +183,36 @@ describe('code-hosting thread routing', () => {
   it('routes GitLab notes and failed merge request pipelines the same way', async () => {
     const w = world();
     w.connect('org-g', 'https://gitlab.com/grp/app');
-    await w.gitlab('Note Hook', gitlabNote({ fullName: 'grp/app', iid: 5, note: '@hangar please fix', username: 'dev' }));
-    expect(w.messages[0]).to.deep.include({ provider: 'gitlab', threadKey: 'grp/app#5' });
-    expect(w.messages[0]!.reference).to.deep.include({ project_id: 4242, repository: 'grp/app', iid: 5, noteable: 'issue', author: 'dev' });
+    await w.gitlab('Note Hook', gitlabNote({ fullName: 'grp/app', iid: 5, note: '@hangar please fix', username: 'dev', userId: 42 }));
+    expect(w.messages[0]).to.deep.include({ provider: 'gitlab', threadKey: 'grp/app#5', connectionId: 'conn-org-g' });
+    // Answers go to the connected repository's project, by its path: the body's project id is not kept.
+    expect(w.messages[0]!.reference).to.deep.equal({ repository: 'grp/app', iid: 5, noteable: 'issue', url: 'https://gitlab.com/grp/app/-/issues/5', author: 'dev', author_id: '42' });
     w.bind('org-g', 'grp/app!6', { provider: 'gitlab' });
     await w.gitlab('Pipeline Hook', gitlabPipeline({ fullName: 'grp/app', mergeRequest: 6 }), 'g-2');
     expect(w.messages[1]!.text).to.include('CI failed on your merge request grp/app!6');
+  });
+
+  it("reaches only the organizations whose GitLab token the delivery carried, in their own repositories", async () => {
+    const w = world();
+    w.connect('org-a', 'https://gitlab.com/grp/app');
+    w.connect('org-b', 'https://gitlab.com/grp/other');
+    // org-b's token, org-a's repository: nothing.
+    expect(await w.gitlab('Note Hook', gitlabNote({ fullName: 'grp/app', iid: 5, note: '@hangar please fix' }), 'g-1', ['org-b'])).to.deep.equal({ routed: 0 });
+    w.bind('org-a', 'grp/app!6', { provider: 'gitlab' });
+    expect(await w.gitlab('Pipeline Hook', gitlabPipeline({ fullName: 'grp/app', mergeRequest: 6 }), 'g-2', ['org-b'])).to.deep.equal({ routed: 0 });
+    expect(await w.gitlab('Merge Request Hook', { object_kind: 'merge_request', user: { id: 1, username: 'dev' }, project: { path_with_namespace: 'grp/app', web_url: 'https://gitlab.com/grp/app' }, object_attributes: { iid: 6, action: 'close' } }, 'g-3', ['org-b'])).to.deep.equal({ routed: 0 });
+    expect(w.messages).to.deep.equal([]);
+    expect(w.closed).to.deep.equal([]);
+    // org-a's own token: its thread.
+    expect(await w.gitlab('Note Hook', gitlabNote({ fullName: 'grp/app', iid: 5, note: '@hangar please fix' }), 'g-4', ['org-a'])).to.deep.equal({ routed: 1 });
+    expect(w.messages.map((m) => m.organizationId)).to.deep.equal(['org-a']);
+  });
+
+  it('names a GitLab author by account id and never by the email the payload carries', async () => {
+    const w = world();
+    w.connect('org-g', 'https://gitlab.com/grp/app');
+    await w.gitlab('Note Hook', gitlabNote({ fullName: 'grp/app', iid: 7, note: '@hangar hi', username: 'dev', userId: 9, email: 'admin@example.com' }));
+    expect(w.messages[0]!.author).to.deep.equal({ externalId: '9', name: 'dev', email: null });
   });
 
   it('logs and skips a thread payload it cannot read', async () => {

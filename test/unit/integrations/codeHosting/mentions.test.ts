@@ -68,12 +68,12 @@ describe('code-hosting mentions', () => {
 
   describe('GitHub', () => {
     it('maps an opened issue with its author, association and cursor', () => {
-      const event = parseGithubThreadEvent('issues', githubIssue({ fullName: REPO, number: 12, body: '@hangar please fix', association: 'OWNER', installationId: 77 }), 'hangar');
+      const event = parseGithubThreadEvent('issues', githubIssue({ fullName: REPO, number: 12, body: '@hangar please fix', association: 'OWNER', installationId: 77, userId: 583231 }), 'hangar');
       expect(event).to.include({ kind: 'post', trigger: 'opened', text: '@hangar please fix', trusted: true, fromBot: false, cursor: 'issue:12', installationId: 77 });
       const post = event as ThreadPost;
       expect(post.item).to.include({ threadKey: 'acme/app#12', number: 12, isPullRequest: false, url: 'https://github.com/acme/app/issues/12' });
       expect(post.repositoryUrls).to.include('https://github.com/acme/app');
-      expect(post.author.login).to.equal('octocat');
+      expect(post.author).to.include({ id: '583231', login: 'octocat' });
     });
 
     it('maps a comment on a pull request, and says who may not be trusted', () => {
@@ -109,6 +109,10 @@ describe('code-hosting mentions', () => {
     it('throws a payload error naming the missing field', () => {
       expect(() => parseGithubThreadEvent('issues', { action: 'opened', repository: { full_name: REPO } }, 'hangar')).to.throw(CodeHostingPayloadError, 'issue.number');
       expect(() => parseGithubThreadEvent('issue_comment', { action: 'created', issue: { number: 1 } }, 'hangar')).to.throw(CodeHostingPayloadError, 'repository.full_name');
+      // An author without an account id cannot be told apart from whoever takes their login next.
+      const anonymous = githubIssueComment({ fullName: REPO, number: 1, comment: '@hangar hi' }) as { comment: { user: Record<string, unknown> } };
+      delete anonymous.comment.user.id;
+      expect(() => parseGithubThreadEvent('issue_comment', anonymous, 'hangar')).to.throw(CodeHostingPayloadError, 'comment.user.id');
     });
 
     it('maps a failed check run to its pull requests, and ignores success and neutral ones', () => {
@@ -146,10 +150,16 @@ describe('code-hosting mentions', () => {
 
   describe('GitLab', () => {
     it('maps notes on issues and merge requests to separate thread keys', () => {
-      const onIssue = parseGitlabThreadEvent('Note Hook', gitlabNote({ fullName: 'grp/app', iid: 4, note: '@hangar fix', noteId: 31 }), 'hangar') as ThreadPost;
-      expect(onIssue).to.include({ kind: 'post', trigger: 'comment', cursor: 'note:31', trusted: null, projectId: 4242 });
+      const onIssue = parseGitlabThreadEvent('Note Hook', gitlabNote({ fullName: 'grp/app', iid: 4, note: '@hangar fix', noteId: 31, userId: 17, email: 'someone@example.com' }), 'hangar') as ThreadPost;
+      expect(onIssue).to.include({ kind: 'post', trigger: 'comment', cursor: 'note:31', trusted: null });
+      // The body's project id is not carried: answers go to the connected repository's project.
+      expect(onIssue).to.not.have.property('projectId');
       expect(onIssue.item).to.include({ threadKey: 'grp/app#4', isPullRequest: false });
-      expect(onIssue.author).to.deep.equal({ login: 'dev', name: 'dev', email: null });
+      // Named by account id; the payload's email (anyone holding the token can write one) is dropped.
+      expect(onIssue.author).to.deep.equal({ id: '17', login: 'dev', name: 'dev', email: null });
+      const anonymous = gitlabNote({ fullName: 'grp/app', iid: 4, note: '@hangar fix' }) as { user: Record<string, unknown> };
+      delete anonymous.user.id;
+      expect(() => parseGitlabThreadEvent('Note Hook', anonymous, 'hangar')).to.throw(CodeHostingPayloadError, 'user.id');
       const onMr = parseGitlabThreadEvent('Note Hook', gitlabNote({ fullName: 'grp/app', iid: 4, note: 'x', mergeRequest: true }), 'hangar') as ThreadPost;
       expect(onMr.item).to.include({ threadKey: 'grp/app!4', isPullRequest: true });
     });
