@@ -184,6 +184,8 @@ export interface ThreadAuthor {
   name?: string | null;
   /** When the delivery carries it (Linear, GitLab); otherwise the adapter may look it up. */
   email?: string | null;
+  /** The delivery says the person is of another organization than the connection's (Slack Connect): never linked by email. */
+  external?: boolean;
 }
 
 /** One new message in a thread, for its workspace. */
