@@ -25,6 +25,30 @@ export interface AttachThreadInput {
 
 const ENGINE = 'engine:';
 
+/** The original's `SlackThreadRecord`; the cursor is the last message forwarded. */
+function threadRecord(thread: ThreadRecord, teamId: string, input: AttachThreadInput) {
+  const messageTs = thread.reference.message_ts;
+  return {
+    id: thread.id,
+    organization_id: thread.organizationId,
+    slack_team_id: teamId,
+    channel_id: input.channel_id,
+    thread_ts: input.thread_ts,
+    workspace_id: thread.replicaId,
+    status: thread.closedAt ? 'closed' : 'open',
+    metadata: {
+      channel_id: input.channel_id,
+      thread_ts: input.thread_ts,
+      message_ts: typeof messageTs === 'string' ? messageTs : input.thread_ts,
+      original_message: '',
+      user_id: '',
+    },
+    last_processed_message_ts: thread.cursor,
+    created_at: thread.createdAt,
+    updated_at: thread.updatedAt,
+  };
+}
+
 export function createSlackThreadsService(deps: { repos: Pick<Repositories, 'transact' | 'connections' | 'integrationThreads' | 'replicas' | 'replicaChats'> }) {
   const { repos } = deps;
 
@@ -61,15 +85,7 @@ export function createSlackThreadsService(deps: { repos: Pick<Repositories, 'tra
         return repos.integrationThreads.bind(held.id, { replicaId: replica.id, chatId: chat?.id ?? null, reference }, trx);
       });
       return {
-        thread: {
-          id: thread.id,
-          team_id: connection.external_id,
-          channel_id: input.channel_id,
-          thread_ts: input.thread_ts,
-          workspace_id: replica.id,
-          created_at: thread.createdAt,
-          updated_at: thread.updatedAt,
-        },
+        thread: threadRecord(thread, connection.external_id, input),
         workspace: { id: replica.id, name: replica.name },
       };
     },

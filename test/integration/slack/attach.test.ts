@@ -43,8 +43,8 @@ describe('slack: attaching a thread to a workspace', () => {
     const attached = await api.post(ATTACH, { channel_id: 'C0ATTACH1', thread_ts: '1700000000.000100', workspace_id: first.id });
     expect(attached.status, JSON.stringify(attached.body)).to.equal(200);
     const { thread, workspace: ws } = attached.body;
-    expect(Object.keys(thread).sort()).to.deep.equal(['channel_id', 'created_at', 'id', 'team_id', 'thread_ts', 'updated_at', 'workspace_id']);
-    expect(thread).to.include({ team_id: team.id, channel_id: 'C0ATTACH1', thread_ts: '1700000000.000100', workspace_id: first.id });
+    expect(thread).to.include({ organization_id: org.organization_id, slack_team_id: team.id, channel_id: 'C0ATTACH1', thread_ts: '1700000000.000100', workspace_id: first.id, status: 'open', last_processed_message_ts: null });
+    expect(thread.metadata).to.deep.equal({ channel_id: 'C0ATTACH1', thread_ts: '1700000000.000100', message_ts: '1700000000.000100', original_message: '', user_id: '' });
     expect(ws).to.deep.equal({ id: first.id, name: 'first' });
     const row = await threadRow(org.organization_id, `${team.id}:C0ATTACH1:1700000000.000100`);
     expect(row).to.include({ id: thread.id, replica_id: first.id, connection_id: connectionId, cursor: null });
@@ -71,7 +71,7 @@ describe('slack: attaching a thread to a workspace', () => {
     const sibling = await workspace(org.organization_id, 'sibling');
     const own = await request('POST', ATTACH, { headers: self.engine, body: { channel_id: 'D0DIRECT1', thread_ts: '1700000000.000300' } });
     expect(own.status, JSON.stringify(own.body)).to.equal(200);
-    expect(own.body.thread).to.include({ team_id: team.id, channel_id: 'D0DIRECT1', workspace_id: self.id });
+    expect(own.body.thread).to.include({ slack_team_id: team.id, channel_id: 'D0DIRECT1', workspace_id: self.id });
     expect((await request('POST', ATTACH, { headers: self.engine, body: { channel_id: 'D0DIRECT1', thread_ts: '1700000000.000300', workspace_id: self.id } })).status).to.equal(200);
     const other = await request('POST', ATTACH, { headers: self.engine, body: { channel_id: 'D0DIRECT1', thread_ts: '1700000000.000300', workspace_id: sibling.id } });
     expect(other.status).to.equal(404);
