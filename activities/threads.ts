@@ -60,13 +60,15 @@ export function createThreadActivities(deps: ThreadActivityDeps) {
   /**
    * The Hangar member behind a provider identity: a linked identity (GitHub and GitLab: by
    * account id), else the same verified email. A GitLab payload's email is never one: whoever
-   * holds a hook's token writes what they like there.
+   * holds a hook's token writes what they like there. And an email vouches for a person only
+   * inside the connection's own organization: someone of another one (Slack Connect) may show
+   * any address, so they are never linked by it.
    */
   async function memberOf(message: InboundThreadMessage, binding: ThreadBinding): Promise<string | null> {
     const provider = message.provider as IdentityProvider;
     const linked = await connections.identityOf(message.organizationId, provider, message.author.externalId);
     if (linked) return linked.user_id;
-    if (provider === 'gitlab') return null;
+    if (provider === 'gitlab' || message.author.external) return null;
     const email = message.author.email ?? (await adapterFor(message.provider).authorEmail?.(binding, message.author).catch(() => null)) ?? null;
     if (!email) return null;
     const user = await identity.findUserByEmail(message.organizationId, email);

@@ -185,6 +185,8 @@ export interface ThreadAuthor {
   name?: string | null;
   /** When a signed delivery carries it (Linear, GitHub); otherwise the adapter may look it up. Never GitLab's. */
   email?: string | null;
+  /** The delivery says the person is of another organization than the connection's (Slack Connect): never linked by email. */
+  external?: boolean;
 }
 
 /** One new message in a thread, for its workspace. */

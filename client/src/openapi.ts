@@ -3207,7 +3207,20 @@ export interface operations {
                             automation_id: string;
                             /** Format: date-time */
                             completed_at: string | null;
-                            config: Record<string, never>;
+                            config: {
+                                capabilities?: {
+                                    pr_followups?: boolean;
+                                    read_only_contents?: boolean;
+                                };
+                                preferences?: {
+                                    keep_open_on_pr_close?: boolean;
+                                    keep_open_on_pr_merge?: boolean;
+                                };
+                                /** @description Only when a workspace of the automation failed to provision */
+                                provisioning_error?: {
+                                    message?: string;
+                                };
+                            };
                             error: string | null;
                             /** Format: uuid */
                             id: string;
@@ -10400,13 +10413,32 @@ export interface operations {
                             created_at: string;
                             /** Format: uuid */
                             id: string;
+                            /** @description The ts of the last message forwarded to the workspace; null before the first */
+                            last_processed_message_ts: string | null;
+                            metadata: {
+                                channel_id: string;
+                                /** @description The message the thread was last routed or attached by */
+                                message_ts?: string;
+                                /** @description The root message's text: '' (not kept) */
+                                original_message: string;
+                                thread_ts: string;
+                                /** @description The root message's Slack author: '' (not kept) */
+                                user_id: string;
+                            };
+                            /** Format: uuid */
+                            organization_id: string;
                             /** @description The Slack workspace (team) of the organization’s connection */
-                            team_id: string;
+                            slack_team_id: string;
+                            /**
+                             * @description closed: the thread no longer reaches its workspace until a message or an attach opens it again
+                             * @enum {unknown}
+                             */
+                            status: "open" | "closed";
                             thread_ts: string;
                             /** Format: date-time */
                             updated_at: string;
                             /** Format: uuid */
-                            workspace_id: string;
+                            workspace_id: string | null;
                         };
                         workspace: {
                             /** Format: uuid */
@@ -10427,6 +10459,15 @@ export interface operations {
             };
             /** @description Invalid or missing API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -97,11 +97,15 @@ export function createIntegrationThreadsRepository(db: Knex) {
       return toBinding(row as Row);
     },
 
-    /** Attaches a thread to a workspace by hand (POST /v1/slack/threads/attach): created or moved. */
-    async attach(
+    /**
+     * A thread attached by hand (POST /v1/slack/threads/attach) when it has no row yet; null
+     * when it has one (routed, being routed or attached before), which the caller locks and
+     * decides about.
+     */
+    async insertAttached(
       key: ThreadKey & { connectionId: string | null; replicaId: string; chatId: string | null; reference: Record<string, unknown> },
       trx: Knex = db,
-    ): Promise<ThreadRecord> {
+    ): Promise<ThreadRecord | null> {
       const [row] = await trx(TABLE)
         .insert({
           id: randomUUID(),
@@ -112,9 +116,15 @@ export function createIntegrationThreadsRepository(db: Knex) {
           reference: JSON.stringify(key.reference),
         })
         .onConflict(['organization_id', 'provider', 'thread_key'])
-        .merge({ replica_id: key.replicaId, chat_id: key.chatId, reference: JSON.stringify(key.reference), closed_at: null, updated_at: trx.fn.now() })
+        .ignore()
         .returning('*');
-      return toBinding(row as Row);
+      return row ? toBinding(row as Row) : null;
+    },
+
+    /** The thread's row locked until the transaction ends, or null. */
+    async lock(key: ThreadKey, trx: Knex): Promise<ThreadRecord | null> {
+      const row = await trx<Row>(TABLE).where(where(key)).forUpdate().first();
+      return row ? toBinding(row) : null;
     },
 
     async setCursor(id: string, cursor: string, trx: Knex = db): Promise<void> {

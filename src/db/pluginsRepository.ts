@@ -54,6 +54,11 @@ export function createPluginsRepository(db: Knex) {
       return (await owned(trx(TABLE), owner).where({ id }).first()) ?? null;
     },
 
+    /** The install locked until the transaction ends: a PATCH decides against the row it writes. */
+    async lock(owner: PluginOwner, id: string, trx: Knex): Promise<PluginInstallRow | null> {
+      return (await owned(trx(TABLE), owner).where({ id }).forUpdate().first()) ?? null;
+    },
+
     /** The rows a workspace's plugins are chosen from: the organization's and its owner's (none for an ownerless workspace). */
     async forWorkspace(organizationId: string, ownerUserId: string | null, trx: Knex = db): Promise<PluginInstallRow[]> {
       return trx(TABLE)

@@ -69,6 +69,15 @@ export const listAutomationsQuery = {
 const nullableString: JsonSchema = { type: ['string', 'null'] };
 const nullableInt: JsonSchema = { type: ['integer', 'null'] };
 
+/** The workspace config an automation gives its workspaces (the original's `WorkspaceConfig`); an execution answers the one it ran with. */
+const workspaceConfigSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    capabilities: { type: 'object', properties: { pr_followups: { type: 'boolean' }, read_only_contents: { type: 'boolean' } } },
+    preferences: { type: 'object', properties: { keep_open_on_pr_merge: { type: 'boolean' }, keep_open_on_pr_close: { type: 'boolean' } } },
+    provisioning_error: { type: 'object', properties: { message: { type: 'string' } }, description: 'Only when a workspace of the automation failed to provision' },
+  },
+};
 export const automationSchema: JsonSchema = {
   type: 'object',
   required: [
@@ -98,14 +107,7 @@ export const automationSchema: JsonSchema = {
     user_id: nullableUuid,
     created_by: nullableUuid,
     workspace_auto_stop_minutes: nullableInt,
-    config: {
-      type: 'object',
-      properties: {
-        capabilities: { type: 'object', properties: { pr_followups: { type: 'boolean' }, read_only_contents: { type: 'boolean' } } },
-        preferences: { type: 'object', properties: { keep_open_on_pr_merge: { type: 'boolean' }, keep_open_on_pr_close: { type: 'boolean' } } },
-        provisioning_error: { type: 'object', properties: { message: { type: 'string' } }, description: 'Only when a workspace of the automation failed to provision' },
-      },
-    },
+    config: workspaceConfigSchema,
     model: nullableString,
     plan_mode: { type: 'boolean' },
     goal_mode: { type: ['boolean', 'null'] },
@@ -145,7 +147,7 @@ export const executionSchema: JsonSchema = {
     triggered_at: dateTime,
     trigger_payload: { type: 'object' },
     status: { enum: ['pending', 'creating', 'running', 'completed', 'failed'] },
-    config: { type: 'object' },
+    config: workspaceConfigSchema,
     error: nullableString,
     completed_at: { type: ['string', 'null'], format: 'date-time' },
   },

@@ -1,6 +1,6 @@
 /** Slack: the Events API receiver's answers and thread attachment (interop §9, docs/decisions.md "Slack"). */
 import type { JsonSchema } from '../http/route';
-import { dateTime, object, uuid } from './common';
+import { dateTime, nullableUuid, object, uuid } from './common';
 
 /** Public and private channels, group and direct conversations: C…, G…, D…. */
 export const slackChannelId: JsonSchema = { type: 'string', pattern: '^[CGD][A-Z0-9]{2,39}$', description: 'A Slack conversation id (C…, G…, D…)' };
@@ -15,17 +15,34 @@ export const attachThreadBody = object(
   ['channel_id', 'thread_ts'],
 );
 
+/** Where the thread is. Hangar keeps neither the root message's text nor its author (attach reads nothing from Slack): both are ''. */
+const slackThreadMetadata: JsonSchema = object(
+  {
+    channel_id: { type: 'string' },
+    thread_ts: { type: 'string' },
+    message_ts: { type: 'string', description: 'The message the thread was last routed or attached by' },
+    original_message: { type: 'string', description: "The root message's text: '' (not kept)" },
+    user_id: { type: 'string', description: "The root message's Slack author: '' (not kept)" },
+  },
+  ['channel_id', 'thread_ts', 'original_message', 'user_id'],
+);
+
+/** The original's `SlackThreadRecord`. */
 export const slackThreadSchema: JsonSchema = object(
   {
     id: uuid,
-    team_id: { type: 'string', description: 'The Slack workspace (team) of the organization’s connection' },
+    organization_id: uuid,
+    slack_team_id: { type: 'string', description: 'The Slack workspace (team) of the organization’s connection' },
     channel_id: { type: 'string' },
     thread_ts: { type: 'string' },
-    workspace_id: uuid,
+    workspace_id: nullableUuid,
+    status: { enum: ['open', 'closed'], description: 'closed: the thread no longer reaches its workspace until a message or an attach opens it again' },
+    metadata: slackThreadMetadata,
+    last_processed_message_ts: { type: ['string', 'null'], description: 'The ts of the last message forwarded to the workspace; null before the first' },
     created_at: dateTime,
     updated_at: dateTime,
   },
-  ['id', 'team_id', 'channel_id', 'thread_ts', 'workspace_id', 'created_at', 'updated_at'],
+  ['id', 'organization_id', 'slack_team_id', 'channel_id', 'thread_ts', 'workspace_id', 'status', 'metadata', 'last_processed_message_ts', 'created_at', 'updated_at'],
 );
 
 export const attachThreadResponse = object(

@@ -7,7 +7,7 @@ import type { SecretBox } from '../crypto/secretBox';
 import type { Repositories } from '../db';
 import type { EnvironmentCounts, EnvironmentPatch, EnvironmentRow } from '../db/environmentsRepository';
 import type { Transaction } from '../db/transaction';
-import { invalid, conflict, forbidden, notFound } from '../domain/errors';
+import { invalid, conflict, forbidden, isDomainError, notFound, type DomainError } from '../domain/errors';
 import { isUniqueViolation } from '../db/errors';
 import type { Actor } from '../domain/actor';
 import { checkEnvironmentAccess } from '../domain/environments';
@@ -219,3 +219,21 @@ export function createEnvironmentsService(deps: {
 }
 
 export type EnvironmentsService = ReturnType<typeof createEnvironmentsService>;
+
+/**
+ * Checks that the actor may see the environment a record (a warm pool, one of its workspaces)
+ * belongs to; if not, the record itself is what is not found, answered exactly as a record
+ * that does not exist, so a member cannot learn that another member's exists.
+ */
+export async function accessThroughEnvironment(
+  environments: Pick<EnvironmentsService, 'access'>,
+  actor: Actor,
+  environmentId: string,
+  missing: () => DomainError,
+): Promise<void> {
+  try {
+    await environments.access(actor, environmentId);
+  } catch (err) {
+    throw isDomainError(err, 'not_found') ? missing() : err;
+  }
+}

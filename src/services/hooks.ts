@@ -9,7 +9,7 @@ import type { HookRow } from '../db/hooksRepository';
 import type { WarmPoolRow, WarmPoolStats, WarmPoolWorkspaceRow } from '../db/warmPoolsRepository';
 import { notFound } from '../domain/errors';
 import type { TemporalGateway } from '../temporal/gateway';
-import type { EnvironmentsService } from './environments';
+import { accessThroughEnvironment, type EnvironmentsService } from './environments';
 import type { Actor } from '../domain/actor';
 
 export type { HookRow, WarmPoolRow, WarmPoolStats, WarmPoolWorkspaceRow };
@@ -130,7 +130,7 @@ export function createHooksService(deps: {
     async poolWorkspaces(actor: Actor, configId: string): Promise<WarmPoolWorkspaceRow[]> {
       const pool = await warmPools.findInOrganization(actor.organizationId, configId);
       if (!pool) throw notFound('Warm pool');
-      await environments.access(actor, pool.environment_id);
+      await accessThroughEnvironment(environments, actor, pool.environment_id, () => notFound('Warm pool'));
       return warmPools.recentEntries(configId);
     },
   };

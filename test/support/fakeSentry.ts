@@ -119,20 +119,21 @@ export function sentryErrorCreated(spec: SentryIssueSpec): Record<string, unknow
 
 export const signSentry = (raw: string, clientSecret: string) => createHmac('sha256', clientSecret).update(raw).digest('hex');
 
-/** Sends a delivery the way Sentry does; `signature: null` leaves the header out. */
+/** Sends a delivery the way Sentry does; `signature: null` and `requestId: null` leave those headers out. */
 export async function sendSentry(
   baseUrl: string,
   resource: string,
   body: unknown,
-  options: { clientSecret: string; requestId?: string; signature?: string | null },
+  options: { clientSecret: string; requestId?: string | null; signature?: string | null },
 ): Promise<{ status: number; body: any }> {
   const raw = JSON.stringify(body);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
-    'request-id': options.requestId ?? randomUUID(),
     'sentry-hook-resource': resource,
     'sentry-hook-timestamp': String(Math.floor(Date.now() / 1000)),
   };
+  const requestId = options.requestId === undefined ? randomUUID() : options.requestId;
+  if (requestId !== null) headers['request-id'] = requestId;
   const signature = options.signature === undefined ? signSentry(raw, options.clientSecret) : options.signature;
   if (signature !== null) headers['sentry-hook-signature'] = signature;
   const res = await fetch(`${baseUrl}/v1/webhooks/sentry`, { method: 'POST', headers, body: raw });

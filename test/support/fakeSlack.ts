@@ -42,6 +42,8 @@ export interface FakeSlack {
   state: FakeSlackState;
   createTeam(): FakeSlackTeam;
   addUser(team: FakeSlackTeam, user: { name: string; email?: string | null; isBot?: boolean }): FakeSlackUser;
+  /** A person of another organization (their own team id) who writes in `team`'s shared channels: Slack Connect. */
+  addConnectUser(team: FakeSlackTeam, user: { name: string; email?: string | null }): FakeSlackUser;
   addChannel(team: FakeSlackTeam, channel?: { name?: string; type?: FakeSlackChannel['type'] }): FakeSlackChannel;
   /** A person (or another app's bot user) writes in a channel, in a thread with `threadTs`; the message is in the fake's state. */
   write(channel: FakeSlackChannel, message: { user: FakeSlackUser; text: string; threadTs?: string }): FakeSlackMessage;
@@ -140,6 +142,11 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       state.users.set(created.id, created);
       return created;
     },
+    addConnectUser(team, user) {
+      const created: FakeSlackUser = { id: id('U'), teamId: id('T'), connectedTeams: [team.id], name: user.name, realName: user.name, email: user.email ?? null, isBot: false };
+      state.users.set(created.id, created);
+      return created;
+    },
     addChannel(team, channel = {}) {
       const type = channel.type ?? 'channel';
       const created: FakeSlackChannel = { id: id(type === 'im' ? 'D' : type === 'group' ? 'G' : 'C'), teamId: team.id, name: channel.name ?? 'general', type, messages: [] };
@@ -162,6 +169,9 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         team: channel.teamId,
         client_msg_id: randomBytes(16).toString('hex'),
       };
+      // A message from another organization in a shared channel names the author's team (Slack Connect).
+      const authorTeam = state.users.get(message.user)?.teamId;
+      if (authorTeam && authorTeam !== channel.teamId) Object.assign(event, { team: authorTeam, user_team: authorTeam, source_team: authorTeam });
       if (message.threadTs) event.thread_ts = message.threadTs;
       if (message.botId) event.bot_id = message.botId;
       if (message.subtype) event.subtype = message.subtype;

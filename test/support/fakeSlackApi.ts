@@ -4,7 +4,10 @@
  */
 export interface FakeSlackUser {
   id: string;
+  /** The user's own team: another organization's for a Slack Connect user. */
   teamId: string;
+  /** Teams that see this user through a channel shared with them (Slack Connect). */
+  connectedTeams?: string[];
   name: string;
   realName: string;
   email: string | null;
@@ -160,7 +163,8 @@ export function createFakeSlackApi(state: FakeSlackState) {
 
     'users.info': (team, args) => {
       const user = typeof args.user === 'string' ? state.users.get(args.user) : undefined;
-      if (!user || user.teamId !== team.id) return fail('user_not_found');
+      // Slack answers for its own members and for people of other organizations in channels shared with it.
+      if (!user || (user.teamId !== team.id && !user.connectedTeams?.includes(team.id))) return fail('user_not_found');
       const profile: Answer = { real_name: user.realName, display_name: user.name };
       if (user.email) profile.email = user.email;
       return { ok: true, user: { id: user.id, team_id: user.teamId, name: user.name, real_name: user.realName, deleted: false, is_bot: user.isBot, profile } };

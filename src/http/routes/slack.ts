@@ -39,7 +39,7 @@ export function slackRoutes(receiver: SlackReceiver, threads: SlackThreadsServic
       auth: 'apiKeyOrEngine',
       body: attachThreadBody,
       response: { status: 200, description: 'The thread and its workspace', schema: attachThreadResponse },
-      errors: [400, 401, 404, 409],
+      errors: [400, 401, 403, 404, 409],
       handler: async ({ actor, body }) => threads.attach(actor, body),
     }),
   ];

@@ -8,7 +8,7 @@
  *   failed turn says so.
  * - `expand`: the thread's messages after the cursor (`conversations.replies`), without the
  *   bot's own, so a follow-up forwards only what is new; the first time, the thread so far.
- * - `authorEmail`: `users.info` → profile.email.
+ * - `authorEmail`: `users.info` → profile.email, only for a member of the connection's own team.
  */
 import type { SecretBox } from '../../crypto/secretBox';
 import type { Repositories } from '../../db';
@@ -36,12 +36,12 @@ export function createSlackThreadAdapter(deps: SlackAdapterDeps): ThreadAdapter 
   /** Bot user ids learnt from auth.test, for connections that did not record one. */
   const botIds = new Map<string, { userId: string; at: number }>();
 
-  async function open(binding: Pick<ThreadBinding, 'connectionId' | 'organizationId'>): Promise<{ token: string; botUserId: string | null }> {
+  async function open(binding: Pick<ThreadBinding, 'connectionId' | 'organizationId'>): Promise<{ token: string; botUserId: string | null; teamId: string }> {
     if (!binding.connectionId) throw new Error('a Slack thread without a connection');
     const row = await deps.repos.connections.findSealed(binding.connectionId);
     if (!row || row.organization_id !== binding.organizationId || row.provider !== 'slack') throw new Error('the Slack connection of this thread is gone');
     const token = openSlackSecrets(deps.secretBox, row).bot_token;
-    return { token, botUserId: botUserIdOf(row.settings) ?? (await learntBotId(row.id, token)) };
+    return { token, botUserId: botUserIdOf(row.settings) ?? (await learntBotId(row.id, token)), teamId: row.external_id };
   }
 
   async function learntBotId(connectionId: string, token: string): Promise<string | null> {
@@ -139,9 +139,11 @@ export function createSlackThreadAdapter(deps: SlackAdapterDeps): ThreadAdapter 
     async authorEmail(binding: Pick<ThreadBinding, 'connectionId' | 'organizationId'>, author: ThreadAuthor): Promise<string | null> {
       if (author.email) return author.email;
       try {
-        const { token } = await open(binding);
+        const { token, teamId } = await open(binding);
         const user = await slack.userInfo(token, author.externalId);
-        return user.isBot ? null : user.email;
+        // Slack shows the addresses of people of other organizations in shared channels (and of
+        // strangers): theirs vouch for nothing here, only a member of the connection's own team's do.
+        return user.isBot || user.teamId !== teamId ? null : user.email;
       } catch (err) {
         logger.warn('could not read the Slack user', { code: err instanceof SlackApiError ? err.code : undefined });
         return null;

@@ -21,6 +21,11 @@ export interface SlackMessage {
   /** `channel`, `group` (private), `im`, `mpim`; null when Slack did not say (app_mention). */
   channelType: string | null;
   user: string;
+  /**
+   * The author's team as the event names it (`user_team`, else `team`); null when it does not.
+   * Another team than the connection's is a person of another organization (Slack Connect).
+   */
+  authorTeamId: string | null;
   /** As Slack sent it (mrkdwn, entities escaped). */
   text: string;
   ts: string;
@@ -91,6 +96,7 @@ export function parseSlackEnvelope(body: unknown, ownBotUserId: string | null = 
       channelId,
       channelType: str(e.channel_type),
       user,
+      authorTeamId: str(e.user_team) ?? str(e.team),
       text: typeof e.text === 'string' ? e.text : '',
       ts,
       threadTs,

@@ -49,6 +49,8 @@ export interface SlackUser {
   realName: string | null;
   email: string | null;
   isBot: boolean;
+  /** The user's own team: another organization's for a person met through a shared channel (Slack Connect) or a stranger. */
+  teamId: string | null;
 }
 
 type Args = Record<string, string | number | boolean | undefined | null>;
@@ -173,7 +175,7 @@ export function createSlackWebApi(options: SlackWebApiOptions) {
     /** A member's profile; `email` needs the `users:read.email` scope (null without it). */
     async userInfo(token: string, userId: string): Promise<SlackUser> {
       const answer = await call(token, 'users.info', { user: userId });
-      const user = (answer.user ?? {}) as { id?: string; name?: string; real_name?: string; is_bot?: boolean; profile?: { email?: string; real_name?: string } };
+      const user = (answer.user ?? {}) as { id?: string; team_id?: string; name?: string; real_name?: string; is_bot?: boolean; profile?: { email?: string; real_name?: string } };
       const email = user.profile?.email;
       return {
         id: user.id ?? userId,
@@ -181,6 +183,7 @@ export function createSlackWebApi(options: SlackWebApiOptions) {
         realName: user.real_name ?? user.profile?.real_name ?? null,
         email: typeof email === 'string' && email.includes('@') ? email : null,
         isBot: user.is_bot === true,
+        teamId: typeof user.team_id === 'string' && user.team_id !== '' ? user.team_id : null,
       };
     },
 

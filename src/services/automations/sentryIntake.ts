@@ -4,7 +4,8 @@
  * organization's connection holds the client secret the signature must match, so a delivery
  * reaches only the organization that connected that Sentry organization, and only after its
  * signature is verified. Accepted events go to the inbox (debounced per Sentry issue), deduplicated
- * by `Request-ID`.
+ * by `Request-ID` and, since that header is not signed, by the signed body: a captured delivery
+ * sent again under another id (or none) is a duplicate.
  */
 import { parseJsonText } from '../../domain/inputHygiene';
 import type { ConnectionsRepository } from '../../db/connectionsRepository';
@@ -36,7 +37,7 @@ const DELIVERY_ID = /^[A-Za-z0-9._:-]{1,200}$/;
 export function createSentryIntake(deps: {
   connections: Pick<ConnectionsRepository, 'findByExternalId'>;
   automations: Pick<AutomationsRepository, 'withEventTrigger'>;
-  inbox: Pick<AutomationInbox, 'accept'>;
+  inbox: Pick<AutomationInbox, 'accept' | 'isReplayedBody'>;
   secretBox: SecretBox;
   logger: Logger;
 }) {
@@ -75,6 +76,10 @@ export function createSentryIntake(deps: {
       if (typeof installation === 'string' && installation !== sentryInstallationUuid(body)) {
         throw rejected('the delivery comes from another installation of the integration');
       }
+      const requestId = header(req, 'request-id');
+      const delivery = requestId && DELIVERY_ID.test(requestId) ? { provider: 'sentry', id: requestId } : undefined;
+      // Sentry signs the body only, and no timestamp: the body is what a replay cannot change.
+      if (await deps.inbox.isReplayedBody('sentry', req.body, delivery?.id)) return { accepted: true, matched: 0, duplicate: true };
 
       const resource = header(req, 'sentry-hook-resource') ?? '';
       let event;
@@ -93,8 +98,6 @@ export function createSentryIntake(deps: {
         if (!trigger || !sentryTriggerMatches(trigger.config as SentryTriggerConfig, event.projectSlug, event.level)) continue;
         items.push({ automationId: row.id, key: sentryIssueDebounceKey(event.projectSlug, event.issueId), payload: event.payload, trigger: 'sentry' });
       }
-      const requestId = header(req, 'request-id');
-      const delivery = requestId && DELIVERY_ID.test(requestId) ? { provider: 'sentry', id: requestId } : undefined;
       const { duplicate, accepted } = await deps.inbox.accept(items, delivery);
       const matched = accepted.filter((a) => a !== null).length;
       deps.logger.debug('sentry event accepted', { event: event.event, organizationId: connection.organization_id, requestId, matched, duplicate });

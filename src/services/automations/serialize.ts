@@ -51,10 +51,16 @@ export function serializeExecution(row: ExecutionRow) {
     triggered_at: row.triggered_at.toISOString(),
     trigger_payload: row.trigger_payload ?? {},
     status: row.status,
-    config: row.config ?? {},
+    config: withoutEmptyProvisioningError(row.config ?? {}),
     error: row.error,
     completed_at: row.completed_at ? row.completed_at.toISOString() : null,
   };
+}
+
+/** An execution's config as it ran (a snapshot of its automation's), with `provisioning_error` only when there is one, as the original answers it. */
+function withoutEmptyProvisioningError(config: Record<string, unknown>): Record<string, unknown> {
+  const { provisioning_error: error, ...rest } = config;
+  return error ? config : rest;
 }
 
 /** The stored config as the original answers it: `provisioning_error` only when there is one. */

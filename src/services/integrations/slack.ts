@@ -124,7 +124,7 @@ export function createSlackReceiver(deps: {
       threadKey: slackThreadKey(message.teamId, message.channelId, root),
       deliveryId: slackMessageDeliveryId(message),
       text,
-      author: { externalId: message.user },
+      author: { externalId: message.user, ...(message.authorTeamId && message.authorTeamId !== message.teamId ? { external: true } : {}) },
       environmentName: environmentTag(message.text),
       title: titleOf(text),
       reference: { team_id: message.teamId, channel_id: message.channelId, thread_ts: root, message_ts: message.ts },

@@ -4,10 +4,17 @@
  * the workspace is named and must be one the key may see; from inside a workspace (engine
  * secret and `X-Workspace-Id`) only that workspace, which is the default. The organization's
  * Slack connection gives the team; another organization's workspace is not found.
+ *
+ * A thread that has a row already belongs to someone: whoever a message of it reached, or
+ * whoever attached it. Moving it hands its next messages (direct messages included) to
+ * another workspace, so only an admin or an organization key may move any; a member only a
+ * thread held by one of their own workspaces; a workspace's code only re-attaches a thread it
+ * holds. A row without a workspace is a message being routed: only an admin moves that.
  */
-import type { Repositories } from '../../db';
+import type { Repositories, Transaction } from '../../db';
 import type { Actor } from '../../domain/actor';
-import { conflict, invalid, notFound } from '../../domain/errors';
+import { conflict, forbidden, invalid, notFound } from '../../domain/errors';
+import type { ThreadRecord } from '../../db/integrationThreadsRepository';
 import { slackThreadKey } from '../../integrations/slack/events';
 
 export interface AttachThreadInput {
@@ -18,8 +25,41 @@ export interface AttachThreadInput {
 
 const ENGINE = 'engine:';
 
-export function createSlackThreadsService(deps: { repos: Pick<Repositories, 'connections' | 'integrationThreads' | 'replicas' | 'replicaChats'> }) {
+/** The original's `SlackThreadRecord`; the cursor is the last message forwarded. */
+function threadRecord(thread: ThreadRecord, teamId: string, input: AttachThreadInput) {
+  const messageTs = thread.reference.message_ts;
+  return {
+    id: thread.id,
+    organization_id: thread.organizationId,
+    slack_team_id: teamId,
+    channel_id: input.channel_id,
+    thread_ts: input.thread_ts,
+    workspace_id: thread.replicaId,
+    status: thread.closedAt ? 'closed' : 'open',
+    metadata: {
+      channel_id: input.channel_id,
+      thread_ts: input.thread_ts,
+      message_ts: typeof messageTs === 'string' ? messageTs : input.thread_ts,
+      original_message: '',
+      user_id: '',
+    },
+    last_processed_message_ts: thread.cursor,
+    created_at: thread.createdAt,
+    updated_at: thread.updatedAt,
+  };
+}
+
+export function createSlackThreadsService(deps: { repos: Pick<Repositories, 'transact' | 'connections' | 'integrationThreads' | 'replicas' | 'replicaChats'> }) {
   const { repos } = deps;
+
+  /** Refuses moving a thread that has a row to `target` unless the caller may (see above). */
+  async function mayMove(actor: Actor, own: string | null, held: ThreadRecord, target: string, trx: Transaction): Promise<void> {
+    if (actor.isAdmin || held.replicaId === target) return;
+    if (own !== null) throw forbidden('The workspace agent cannot route this Slack thread', 'the thread is held by another workspace; only a member whose workspace holds it, or an admin, may move it');
+    const holder = held.replicaId ? await repos.replicas.find(held.replicaId, trx) : null;
+    if (holder?.user_id && holder.user_id === actor.userId) return;
+    throw forbidden('The Slack thread belongs to another workspace', 'only the member whose workspace holds it, or an admin, may move it');
+  }
 
   return {
     async attach(actor: Actor, input: AttachThreadInput) {
@@ -34,25 +74,18 @@ export function createSlackThreadsService(deps: { repos: Pick<Repositories, 'con
       if (!connection) throw conflict('Slack is not connected', 'connect a Slack workspace to the organization first (POST /v1/connections)');
 
       const chat = await repos.replicaChats.latest(replica.id);
-      const thread = await repos.integrationThreads.attach({
-        organizationId: actor.organizationId,
-        provider: 'slack',
-        threadKey: slackThreadKey(connection.external_id, input.channel_id, input.thread_ts),
-        connectionId: connection.id,
-        replicaId: replica.id,
-        chatId: chat?.id ?? null,
-        reference: { team_id: connection.external_id, channel_id: input.channel_id, thread_ts: input.thread_ts, message_ts: input.thread_ts },
+      const key = { organizationId: actor.organizationId, provider: 'slack' as const, threadKey: slackThreadKey(connection.external_id, input.channel_id, input.thread_ts) };
+      const reference = { team_id: connection.external_id, channel_id: input.channel_id, thread_ts: input.thread_ts, message_ts: input.thread_ts };
+      const thread = await repos.transact(async (trx) => {
+        const fresh = await repos.integrationThreads.insertAttached({ ...key, connectionId: connection.id, replicaId: replica.id, chatId: chat?.id ?? null, reference }, trx);
+        if (fresh) return fresh;
+        // The row existed (or a message's routing made it meanwhile): decided under its lock.
+        const held = (await repos.integrationThreads.lock(key, trx))!;
+        await mayMove(actor, own, held, replica.id, trx);
+        return repos.integrationThreads.bind(held.id, { replicaId: replica.id, chatId: chat?.id ?? null, reference }, trx);
       });
       return {
-        thread: {
-          id: thread.id,
-          team_id: connection.external_id,
-          channel_id: input.channel_id,
-          thread_ts: input.thread_ts,
-          workspace_id: replica.id,
-          created_at: thread.createdAt,
-          updated_at: thread.updatedAt,
-        },
+        thread: threadRecord(thread, connection.external_id, input),
         workspace: { id: replica.id, name: replica.name },
       };
     },

@@ -95,7 +95,8 @@ export function createPluginsService(deps: PluginsDeps) {
     async update(actor: Actor, scope: PluginsScope, id: string, input: UpdatePluginInput) {
       const owner = writableOwner(actor, scope);
       return deps.repos.transact(async (trx) => {
-        const row = await repo.find(owner, id, trx);
+        // Locked, so a URL change sees a secret another PATCH is setting for the old URL (and drops it).
+        const row = await repo.lock(owner, id, trx);
         if (!row) throw notFound('Plugin');
         const updated = await repo.update(owner, id, prepareUpdate(row, input, secretBox), trx);
         if (!updated) throw notFound('Plugin');

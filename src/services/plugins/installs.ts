@@ -123,9 +123,27 @@ export function prepareInstall(input: InstallPluginInput, secretBox: SecretBox, 
   };
 }
 
-/** The columns a PATCH changes, checked against the install it changes. */
+/** Whether a PATCH's http config points the install at another URL than the one its secret was given for. */
+function movesUrl(row: PluginInstallRow, config: Record<string, unknown> | undefined, secretBox: SecretBox): boolean {
+  if (row.kind !== 'http' || config === undefined || !row.config_sealed) return false;
+  const current = (JSON.parse(secretBox.open(row.config_sealed, configField(row.id))) as { url?: unknown }).url;
+  const next = config.url;
+  if (typeof current !== 'string' || typeof next !== 'string') return true;
+  try {
+    return new URL(current).href !== new URL(next).href;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * The columns a PATCH changes, checked against the install it changes. A secret was given for
+ * the server at the install's URL: a PATCH that moves the URL drops it unless it sets one
+ * itself, so an edit of the URL never sends the old secret to another server.
+ */
 export function prepareUpdate(row: PluginInstallRow, input: UpdatePluginInput, secretBox: SecretBox) {
   const changes: Partial<PluginInstallRow> = {};
+  const secretInput = input.secret === undefined && row.secret_sealed !== null && movesUrl(row, input.config, secretBox) ? null : input.secret;
   if (input.name !== undefined) changes.name = input.name;
   if (input.enabled !== undefined) changes.enabled = input.enabled;
   if (input.provides !== undefined && input.provides !== row.provides) {
@@ -133,12 +151,12 @@ export function prepareUpdate(row: PluginInstallRow, input: UpdatePluginInput, s
     changes.provides = input.provides;
   }
   if (row.kind === 'native' && input.config !== undefined) throw invalid('Invalid body', 'body.config: a native plugin takes no config');
-  if (input.secret !== undefined && input.secret !== null) {
+  if (secretInput !== undefined && secretInput !== null) {
     if (row.kind === 'stdio') throw invalid('Invalid body', `body.secret: ${STDIO_SECRET_REFUSAL}`);
     if (row.kind === 'native') throw invalid('Invalid body', "body.secret: a native plugin uses the deployment's own credentials and takes no secret");
-    const secret = checkSecret(input.secret);
-    Object.assign(changes, { secret_sealed: secretBox.seal(input.secret.value, secretField(row.id)), secret_type: secret.type, secret_header: secret.header });
-  } else if (input.secret === null) {
+    const secret = checkSecret(secretInput);
+    Object.assign(changes, { secret_sealed: secretBox.seal(secretInput.value, secretField(row.id)), secret_type: secret.type, secret_header: secret.header });
+  } else if (secretInput === null) {
     Object.assign(changes, { secret_sealed: null, secret_type: null, secret_header: null });
   }
   const secretHeader = changes.secret_header !== undefined ? changes.secret_header : row.secret_header;

@@ -9,6 +9,8 @@ import { as, newOrg, request } from '../../support/http';
 import { expectShape, originalSchemas } from '../../support/originalShapes';
 import { sseData } from '../../support/sse';
 import { until } from '../../support/wait';
+import { CUSTOM } from '../automations/support';
+import { slackOrg } from '../slack/support';
 
 const V = { 'X-Api-Version': '2026-05-17' };
 
@@ -78,5 +80,23 @@ describe('answers in the original service’s documented shapes', function () {
     const listed = (await api.get(`/v1/workspaces/${id}/chats`)).body;
     expectShape('WorkspaceChatListResponse', listed);
     expect(listed.deletedChats.map((c: { id: string }) => c.id)).to.include(workspaceChat.body.chat.id);
+  });
+
+  it("an automation's executions and a Slack thread attached to its workspace", async () => {
+    const { org, api } = await slackOrg('shapes-slack');
+    const env = (await harness().database.db('environments').where({ organization_id: org.organization_id, is_global: true }).first('id')).id as string;
+    const automation = (await api.post('/v1/automations', { name: 'shapes', prompt: 'hello', environment_id: env, triggers: [CUSTOM] })).body.automation;
+    const fired = await api.post(`/v1/automations/${automation.id}/trigger`, { payload: { ticket: 'ENG-1' } });
+    expect(fired.status, JSON.stringify(fired.body)).to.equal(200);
+    const workspaceId = await until('the execution to have its workspace', async () => (await harness().database.db('automation_executions').where({ id: fired.body.execution_id }).first('workspace_id'))?.workspace_id as string | undefined, 60_000);
+    try {
+      expectShape('ListAutomationExecutionsResponse', (await api.get(`/v1/automations/${automation.id}/executions`)).body);
+
+      const attached = await api.post('/v1/slack/threads/attach', { channel_id: 'C0SHAPES1', thread_ts: '1700000000.000100', workspace_id: workspaceId });
+      expect(attached.status, JSON.stringify(attached.body)).to.equal(200);
+      expectShape('SlackThreadAttachResponse', attached.body);
+    } finally {
+      await api.delete(`/v1/replica/${workspaceId}`);
+    }
   });
 });

@@ -150,6 +150,35 @@ describe('plugins: installs', () => {
     expect((await alice.delete(path)).status).to.equal(404);
   });
 
+  it("forgets an install's secret when its URL changes, unless the same request sets it again (organization and personal)", async () => {
+    const scopes: Array<[ReturnType<typeof as>, string]> = [
+      [admin, '/v1/plugins'],
+      [bob, '/v1/user/plugins'],
+    ];
+    for (const [api, base] of scopes) {
+      const created = (await api.post(base, http({ slug: 'moving', config: { url: 'https://mcp.example.com/mcp' }, secret: { type: 'api_key', value: SECRET, header: 'X-Api-Key' } }))).body.plugin;
+      const path = `${base}/${created.id}`;
+      const sealed = async () => (await harness().database.db('plugin_installs').where({ id: created.id }).first()).secret_sealed as string | null;
+
+      // Other headers, same URL: the secret stays.
+      const sameUrl = await api.patch(path, { config: { url: 'https://mcp.example.com/mcp', headers: { 'X-Tenant': 'acme' } } });
+      expect(sameUrl.body.plugin.secret, base).to.deep.equal({ type: 'api_key', header: 'X-Api-Key' });
+
+      // Another host: the secret would go there, so it is gone.
+      const moved = await api.patch(path, { config: { url: 'https://attacker.example.net/mcp' } });
+      expect(moved.status, JSON.stringify(moved.body)).to.equal(200);
+      expect(moved.body.plugin.secret, base).to.equal(null);
+      expect(await sealed(), base).to.equal(null);
+
+      // Moving with a secret given for the new host keeps that one.
+      const rekeyed = await api.patch(path, { config: { url: 'https://mcp2.example.com/mcp' }, secret: { type: 'oauth_token', value: `${SECRET}-2` } });
+      expect(rekeyed.body.plugin.secret, base).to.deep.equal({ type: 'oauth_token', header: 'Authorization' });
+      expect(await sealed(), base).to.be.a('string');
+      expect(JSON.stringify(rekeyed.body)).not.to.include(SECRET);
+      expect((await api.delete(path)).status).to.equal(200);
+    }
+  });
+
   it('installs the native github plugin once per scope', async () => {
     const installed = await admin.post('/v1/plugins', { slug: 'github', kind: 'native' });
     expect(installed.status).to.equal(201);

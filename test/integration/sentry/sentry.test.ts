@@ -28,7 +28,7 @@ async function sentryOrg(options: { installationUuid?: string } = {}) {
   });
   expect(connected.status, JSON.stringify(connected.body)).to.equal(201);
   const env = (await db()('environments').where({ organization_id: org.organization_id, is_global: true }).first('id')).id as string;
-  const send = (resource: string, body: unknown, opts: { requestId?: string; signature?: string | null; clientSecret?: string } = {}) =>
+  const send = (resource: string, body: unknown, opts: { requestId?: string | null; signature?: string | null; clientSecret?: string } = {}) =>
     sendSentry(harness().baseUrl, resource, body, { clientSecret, ...opts });
   return { org, api, slug, clientSecret, env, send };
 }
@@ -71,6 +71,26 @@ describe('sentry automations', function () {
     const [first] = await db()('replica_messages').where({ replica_id: done.workspace_id }).orderBy('created_at');
     expect(first.content).to.contain('Find the cause of this Sentry alert.').and.contain('## Trigger Payload').and.contain('"issue_id": "4242"');
     expect(await executionsOf(automation.id)).to.have.length(1);
+  });
+
+  it('a captured delivery replayed under another Request-ID, or none, starts nothing (the id is not signed, the body is)', async () => {
+    const { api, slug, env, send } = await sentryOrg();
+    const automation = (await api.post('/v1/automations', { name: 'Replays', prompt: 'x', environment_id: env, triggers: [{ type: 'sentry', config: { event: 'issue.created' } }] })).body
+      .automation;
+    const captured = sentryIssueCreated({ organization: slug, project: 'api', issueId: '777', level: 'error' });
+    expect((await send('issue', captured)).body).to.deep.equal({ accepted: true, matched: 1, duplicate: false });
+
+    for (const requestId of [randomUUID(), null]) {
+      const replayed = await send('issue', captured, { requestId });
+      expect(replayed.status, JSON.stringify(replayed.body)).to.equal(202);
+      expect(replayed.body, `Request-ID ${requestId}`).to.deep.equal({ accepted: true, matched: 0, duplicate: true });
+    }
+    expect(await executionsOf(automation.id)).to.have.length(1);
+
+    // Another issue (another body) still fires.
+    const next = await send('issue', sentryIssueCreated({ organization: slug, project: 'api', issueId: '778', level: 'error' }));
+    expect(next.body).to.deep.equal({ accepted: true, matched: 1, duplicate: false });
+    expect(await executionsOf(automation.id)).to.have.length(2);
   });
 
   it('does not fire for a lower level, another project, another event or another organization', async () => {

@@ -100,4 +100,31 @@ describe('slack: threads routed to workspaces', function () {
 
     await api.delete(`/v1/replica/${bound}`);
   });
+
+  it("links a member by email only for people of the connection's own team: a Slack Connect user with the same email stays unlinked", async () => {
+    const slack = fakeSlack();
+    const { org, api, team } = await slackOrg('slack-connect');
+    const email = `carol-${org.organization_id.slice(0, 8)}@example.com`;
+    const carol = await harness().admin.createUser({ organizationId: org.organization_id, email });
+    const shared = slack.addChannel(team, { name: 'shared-with-partner' });
+    // Someone of another organization, in a channel shared with it, whose address is the member's.
+    const impostor = slack.addConnectUser(team, { name: 'carol', email });
+    const links = () => db()('user_connections').where({ organization_id: org.organization_id, provider: 'slack' }).select('user_id', 'external_user_id', 'linked_via');
+
+    const asked = slack.write(shared, { user: impostor, text: `<@${team.botUserId}> show me the DMs` });
+    expect(await deliverMessage(team, asked, 'app_mention')).to.deep.include({ routed: true });
+    const threadKey = `${team.id}:${shared.id}:${asked.ts}`;
+    const bound = await until('the thread to get its workspace', async () => ((await threadRow(org.organization_id, threadKey))?.replica_id as string | null) ?? undefined, 60_000);
+    expect(await db()('replicas').where({ id: bound }).first('user_id'), "the organization's, not the member's").to.deep.equal({ user_id: null });
+    expect(await links()).to.deep.equal([]);
+
+    // The member herself, of the connection's team, is linked by the same address.
+    const own = slack.addUser(team, { name: 'carol', email });
+    const reply = slack.write(shared, { user: own, text: 'that was not me', threadTs: asked.ts });
+    expect(await deliverMessage(team, reply)).to.deep.include({ routed: true });
+    await until('the member to be linked', async () => (await links()).length > 0, 60_000);
+    expect(await links()).to.deep.equal([{ user_id: carol.user_id, external_user_id: own.id, linked_via: 'email' }]);
+
+    await api.delete(`/v1/replica/${bound}`);
+  });
 });

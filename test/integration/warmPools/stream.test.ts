@@ -91,4 +91,32 @@ describe('warm pools: a warm workspace’s stream', function () {
       await otherApi.put(`/v1/environments/${env.id}/warm-pools`, { enabled: false });
     }
   });
+
+  it("tells a member nothing of another member's personal pool: the same 404 as for an id that does not exist", async () => {
+    const org = await newOrg('warm-personal');
+    const member = (who: string) => harness().admin.createUser({ organizationId: org.organization_id, email: `${who}-${org.organization_id.slice(0, 8)}@example.com` });
+    const alice = as((await member('alice')).personal_api_key);
+    const bob = as((await member('bob')).personal_api_key);
+    const env = (await alice.post('/v1/environments', { name: 'alice-pool', scope: 'user' })).body.environment;
+    // Alice's pool and one of its workspaces, as the pool's workflow records them (disabled: nothing is built).
+    const configId = randomUUID();
+    const entryId = randomUUID();
+    const db = harness().database.db;
+    await db('warm_pool_configs').insert({ id: configId, organization_id: org.organization_id, environment_id: env.id, enabled: false, target_size: 1 });
+    await db('warm_pool_workspaces').insert({ id: entryId, organization_id: org.organization_id, warm_pool_config_id: configId, environment_id: env.id, status: 'ready', generation: 1, env_hash: 'x' });
+    expect((await alice.get(`/v1/warm-pools/${configId}/workspaces`)).body.workspaces.map((w: { id: string }) => w.id)).to.deep.equal([entryId]);
+
+    // Bob's answer for Alice's id and for one that exists nowhere.
+    const answers = async (path: (id: string) => string, theirs: string) =>
+      Promise.all([theirs, randomUUID()].map(async (id) => {
+        const res = await bob.get(path(id));
+        return [res.status, res.body];
+      }));
+    const [pool, nowhere] = await answers((id) => `/v1/warm-pools/${id}/workspaces`, configId);
+    expect(pool).to.deep.equal(nowhere);
+    expect(pool).to.deep.equal([404, { error: 'Warm pool not found', details: null }]);
+    const [entry, noEntry] = await answers((id) => `/v1/warm-pool-workspaces/${id}/stream`, entryId);
+    expect(entry).to.deep.equal(noEntry);
+    expect(entry).to.deep.equal([404, { error: 'Warm pool workspace not found', details: null }]);
+  });
 });

@@ -75,6 +75,19 @@ describe('plugins: what an install may hold', () => {
     expect(prepareUpdate(sealed, { secret: null }, box)).to.deep.equal({ secret_sealed: null, secret_type: null, secret_header: null });
   });
 
+  it('drops the secret when the URL changes, unless the same PATCH sets one', () => {
+    const sealed = row({ secret_sealed: box.seal(SECRET, secretField(ROW_ID)), secret_type: 'api_key', secret_header: 'X-Key-Out' });
+    const cleared = { secret_sealed: null, secret_type: null, secret_header: null };
+    expect(prepareUpdate(sealed, { config: { url: 'https://elsewhere.test/mcp' } }, box)).to.include(cleared);
+    expect(prepareUpdate(sealed, { config: { url: 'https://x.test/other' } }, box), 'another path').to.include(cleared);
+    // The same URL (other headers) keeps it; so does a request that names the secret again.
+    expect(prepareUpdate(sealed, { config: { url: 'https://x.test/mcp', headers: { 'X-Key': 'k2' } } }, box)).not.to.have.property('secret_sealed');
+    const rekeyed = prepareUpdate(sealed, { config: { url: 'https://elsewhere.test/mcp' }, secret: { type: 'api_key', value: `${SECRET}-new` } }, box);
+    expect(box.open(rekeyed.secret_sealed!, secretField(ROW_ID))).to.equal(`${SECRET}-new`);
+    // Without the secret, its header no longer constrains the new config.
+    expect(prepareUpdate(sealed, { config: { url: 'https://elsewhere.test/mcp', headers: { 'X-Key-Out': 'plain' } } }, box)).to.include(cleared);
+  });
+
   it('answers which secret is set, never the secret', () => {
     const view = serializePlugin(row({ secret_sealed: box.seal(SECRET, secretField(ROW_ID)), secret_type: 'api_key', secret_header: 'X-Api-Key' }), box);
     expect(view.secret).to.deep.equal({ type: 'api_key', header: 'X-Api-Key' });

@@ -6,7 +6,7 @@ import type { SlackMessage } from '../../../src/integrations/slack/events';
 const slack = (config: Record<string, unknown>) => ({ type: 'slack', config: { event: 'message', channel_ids: [], group_thread_replies: true, ...config } });
 
 describe('services/automations/slackIntake', () => {
-  const message: SlackMessage = { eventType: 'message', teamId: 'T1', channelId: 'C1', channelType: 'channel', user: 'U1', text: 'deploy <@U2>', ts: '1700000000.000300', threadTs: '1700000000.000100' };
+  const message: SlackMessage = { eventType: 'message', teamId: 'T1', channelId: 'C1', channelType: 'channel', user: 'U1', authorTeamId: 'T1', text: 'deploy <@U2>', ts: '1700000000.000300', threadTs: '1700000000.000100' };
 
   it("records the message for the organization's automations watching the channel, keyed per thread", async () => {
     const asked: string[] = [];

@@ -170,6 +170,14 @@ describe('integrations/slack/adapter', () => {
     expect(await adapter.authorEmail!({ connectionId: 'conn-1', organizationId: 'org-1' }, { externalId: 'UNOBODY' })).to.equal(null);
   });
 
+  it('never gives the email of a person of another organization (Slack Connect), though Slack shows it', async () => {
+    const partner = fake.addConnectUser(team, { name: 'carol', email: 'carol@example.com' });
+    const answered = fake.calls.length;
+    expect(await adapter.authorEmail!({ connectionId: 'conn-1', organizationId: 'org-1' }, { externalId: partner.id })).to.equal(null);
+    const call = fake.calls.slice(answered).find((c) => c.method === 'users.info');
+    expect(call?.args.user, 'asked Slack, which knows the user').to.equal(partner.id);
+  });
+
   it("never uses another organization's connection", async () => {
     const m = fake.write(channel, { user: alice, text: 'x' });
     const err = await adapter.reply(binding({ organizationId: 'org-2', reference: ref(m.ts) }), { replicaId: 'rep-1', text: 'hi', ok: true, error: null, pullRequestUrls: [] }).catch((e: unknown) => e);

@@ -44,8 +44,14 @@ describe('integrations/slack/events', () => {
     const d = parseSlackEnvelope(envelope(mention));
     expect(d).to.deep.include({ kind: 'message', teamId: 'T0001', eventId: 'Ev0001', botUserId: BOT });
     const m = messageOf(envelope(mention));
-    expect(m).to.deep.equal({ eventType: 'app_mention', teamId: 'T0001', channelId: 'C0001', channelType: null, user: 'U0001', text: mention.text, ts: mention.ts, threadTs: null });
+    expect(m).to.deep.equal({ eventType: 'app_mention', teamId: 'T0001', channelId: 'C0001', channelType: null, user: 'U0001', authorTeamId: null, text: mention.text, ts: mention.ts, threadTs: null });
     expect(messageKind(m, BOT)).to.equal('mention');
+  });
+
+  it("reads the author's team: the event's user_team, else its team (a Slack Connect author's is another organization's)", () => {
+    expect(messageOf(envelope({ ...mention, team: 'T0001' })).authorTeamId).to.equal('T0001');
+    const outsider = messageOf(envelope({ ...mention, team: 'T0001', user_team: 'TPARTNER1', source_team: 'TPARTNER1' }));
+    expect(outsider).to.include({ teamId: 'T0001', authorTeamId: 'TPARTNER1' });
   });
 
   it('tells direct messages, channel messages and channel messages that mention the bot apart', () => {

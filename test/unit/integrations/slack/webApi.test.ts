@@ -33,7 +33,7 @@ describe('integrations/slack/webApi', () => {
 
   it("reads with form bodies and returns Slack's error codes as SlackApiError", async () => {
     const alice = fake.addUser(team, { name: 'alice', email: 'alice@example.com' });
-    expect(await api().userInfo(team.botToken, alice.id)).to.deep.equal({ id: alice.id, name: 'alice', realName: 'alice', email: 'alice@example.com', isBot: false });
+    expect(await api().userInfo(team.botToken, alice.id)).to.deep.equal({ id: alice.id, name: 'alice', realName: 'alice', email: 'alice@example.com', isBot: false, teamId: team.id });
     expect(fake.calls.at(-1)!.contentType).to.equal('application/x-www-form-urlencoded');
     const err = await api().userInfo(team.botToken, 'UNOBODY').catch((e: unknown) => e);
     expect(err).to.be.instanceOf(SlackApiError).and.deep.include({ method: 'users.info', code: 'user_not_found', retryable: false });
