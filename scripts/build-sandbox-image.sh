@@ -28,6 +28,8 @@
 set -euo pipefail
 
 repo="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
+# shellcheck source=lib/rootfs.sh
+. "$repo/scripts/lib/rootfs.sh"
 cache_dir="${HANGAR_CACHE_DIR:-${HOME:-$(cd ~ && pwd)}/.cache/hangar}"
 
 # The base rootfs recipe. Changing any of these changes the base tarball's key.
@@ -85,7 +87,7 @@ inputs_hash() {
     cd "$repo"
     {
       printf 'hangar-sandbox-inputs 1\n'
-      { printf '%s\0' scripts/build-sandbox-image.sh
+      { printf '%s\0' scripts/build-sandbox-image.sh scripts/lib/rootfs.sh
         find scripts/sandbox-image \( -type f -o -type l \) -print0 | LC_ALL=C sort -z
       } | describe_files
       agent3_source
@@ -193,89 +195,14 @@ mkdir -p "$cache_dir"
 exec 8>"$cache_dir/sandbox-build.lock"
 if command -v flock >/dev/null 2>&1; then flock 8; fi
 
-# The mirror: HANGAR_DEBIAN_MIRROR, else the first non-security Debian URI that the host's apt
-# sources use for the suite, else the first non-security Debian URI, else deb.debian.org.
-detect_mirror() {
-  if [ -n "${HANGAR_DEBIAN_MIRROR:-}" ]; then echo "$HANGAR_DEBIAN_MIRROR"; return; fi
-  local files=() f uri
-  for f in /etc/apt/sources.list.d/*.sources /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-    [ -f "$f" ] && files+=("$f")
-  done
-  if [ ${#files[@]} -gt 0 ]; then
-    uri="$(awk -v suite="$base_suite" '
-      function flush(   n, i, u) {
-        if (uris != "") {
-          n = split(uris, u, " ")
-          for (i = 1; i <= n; i++) print (index(" " suites " ", " " suite " ") ? "1 " : "2 ") u[i]
-        }
-        uris = ""; suites = ""
-      }
-      FNR == 1 { flush() }
-      FILENAME ~ /\.sources$/ {
-        if ($0 ~ /^[ \t]*$/) { flush(); next }
-        if (tolower($1) == "uris:") { $1 = ""; uris = $0 }
-        if (tolower($1) == "suites:") { $1 = ""; suites = $0 }
-        next
-      }
-      $1 == "deb" {
-        line = $0; gsub(/\[[^]]*\]/, "", line); split(line, p, /[ \t]+/)
-        print (p[3] == suite ? "1 " : "2 ") p[2]
-      }
-      END { flush() }
-    ' "${files[@]}" 2>/dev/null \
-      | awk '$2 ~ /^(https?|ftp):\/\// && tolower($2) ~ /debian/ && tolower($2) !~ /security/' \
-      | sort -s -k1,1 | awk 'NR == 1 { print $2 }')"
-    if [ -n "$uri" ]; then echo "${uri%/}"; return; fi
-  fi
-  echo "http://deb.debian.org/debian"
-}
-
 work=""
-cleanup() {
-  local rc=$?
-  if [ -n "$work" ] && [ -d "$work" ]; then
-    # debootstrap may leave proc/sys (or a bind-mounted /dev inside a container) mounted when it
-    # fails: unmount everything below the work dir before deleting, and never cross filesystems.
-    awk -v w="$work/" 'index($2, w) == 1 { print $2 }' /proc/mounts | sort -r | while read -r m; do
-      umount -l "$m" 2>/dev/null || true
-    done
-    rm -rf --one-file-system "$work"
-  fi
-  exit "$rc"
-}
-trap cleanup EXIT
+trap 'rc=$?; remove_work; exit "$rc"' EXIT
 trap 'exit 130' INT TERM
 work="$(mktemp -d "$cache_dir/sandbox-build.XXXXXX")"
 
 hash="$(inputs_hash)"
-base_key="$(printf '%s\n' "$base_recipe_version" "$base_suite" "$base_variant" "$base_include" "$arch" | sha256sum | cut -c1-16)"
-base_tar="$cache_dir/sandbox-base-$base_suite-$arch-$base_key.tar"
-
-if [ -s "$base_tar" ]; then
-  say "base rootfs: cached $base_tar"
-else
-  if ! command -v debootstrap >/dev/null 2>&1; then
-    command -v apt-get >/dev/null 2>&1 || die "debootstrap is missing and there is no apt-get to install it"
-    say "installing debootstrap (apt-get)"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get install -y -qq debootstrap >/dev/null 2>&1 \
-      || { apt-get update -qq >/dev/null && apt-get install -y -qq debootstrap >/dev/null; } \
-      || die "could not install debootstrap"
-  fi
-  mirror="$(detect_mirror)"
-  log="$cache_dir/debootstrap.log"
-  say "base rootfs: debootstrap $base_variant $base_suite ($arch) from $mirror (a few minutes; log $log)"
-  start=$SECONDS
-  if ! debootstrap --variant="$base_variant" --include="$base_include" --arch="$arch" \
-      "$base_suite" "$work/base" "$mirror" >"$log" 2>&1; then
-    tail -n 20 "$log" >&2
-    die "debootstrap failed (full log: $log)"
-  fi
-  tar -C "$work/base" --numeric-owner -cf "$work/base.tar" .
-  mv -f "$work/base.tar" "$base_tar"   # same filesystem: atomic
-  rm -rf --one-file-system "$work/base"
-  say "base rootfs: built in $((SECONDS - start))s, cached as $base_tar"
-fi
+# The base tarball keeps its earlier name, so machines that have it build nothing new.
+base_rootfs sandbox "$base_suite" "$base_variant" "$base_include" "$arch" "$base_recipe_version"
 
 root="$work/rootfs"
 mkdir "$root"

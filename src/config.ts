@@ -409,7 +409,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { sandboxImage?: st
     maxUnverifiedBodies: int(env, 'HANGAR_MAX_UNVERIFIED_BODIES', 64, 1, 100_000),
     logLevel,
     publicBaseUrl: env.HANGAR_PUBLIC_URL || undefined,
-    workspaceApiUrl: (httpUrl(env, 'HANGAR_WORKSPACE_API_URL') ?? env.HANGAR_PUBLIC_URL ?? `http://${DOCKER_HOST_NAME}:${int(env, 'PORT', 8080, 0, 65535)}`).replace(/\/+$/, ''),
+    workspaceApiUrl: (httpUrl(env, 'HANGAR_WORKSPACE_API_URL') ?? (env.HANGAR_PUBLIC_URL || undefined) ?? `http://${DOCKER_HOST_NAME}:${int(env, 'PORT', 8080, 0, 65535)}`).replace(/\/+$/, ''),
     dataDir: env.HANGAR_DATA_DIR || '.hangar',
     sourceABaseUrl: httpUrl(env, 'HANGAR_SOURCE_A_URL'),
     sourceBBaseUrl: httpUrl(env, 'HANGAR_SOURCE_B_URL'),

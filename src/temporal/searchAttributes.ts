@@ -14,9 +14,9 @@ export const SEARCH_ATTRIBUTE_NAMES = Object.values(SEARCH_ATTRIBUTES).map((key)
 /** `temporal server start-dev` flags that register them on the dev server. */
 export const devServerSearchAttributeArgs = (): string[] => SEARCH_ATTRIBUTE_NAMES.flatMap((name) => ['--search-attribute', `${name}=Keyword`]);
 
-/** The command an operator runs once per namespace. */
+/** The command an operator runs once per namespace (the CLI pairs each --name with a --type of its own). */
 export function registerCommand(namespace: string, names: string[] = SEARCH_ATTRIBUTE_NAMES): string {
-  return `temporal operator search-attribute create --namespace ${namespace} ${names.map((name) => `--name ${name}`).join(' ')} --type Keyword`;
+  return `temporal operator search-attribute create --namespace ${namespace} ${names.map((name) => `--name ${name} --type Keyword`).join(' ')}`;
 }
 
 export class SearchAttributesMissingError extends Error {}

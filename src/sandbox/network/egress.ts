@@ -72,8 +72,16 @@ export function allowEntry(value: string): { cidr: string; port: number | null }
   return cidr ? { cidr, port: null } : null;
 }
 
-/** The iptables-restore input (`--noflush`) that replaces Hangar's two rewritten chains. */
-export function egressRuleset(policy: EgressPolicy): string {
+/**
+ * The iptables-restore input (`--noflush`) that replaces Hangar's two rewritten chains.
+ * `hostPorts`: the host ports workspaces may reach (Hangar's API). When the API runs in a
+ * container with its port published (docker-compose.yml), a workspace's connection to that host
+ * port is rewritten by Docker's DNAT to the API container's private address and is forwarded,
+ * not delivered to the host: it passes when it was addressed to one of these ports on this host
+ * (conntrack's original destination port on a DNAT'd connection, which only the host's own
+ * published ports produce).
+ */
+export function egressRuleset(policy: EgressPolicy, hostPorts: number[] = []): string {
   const lines = ['*filter', `:${INPUT_CHAIN} - [0:0]`, `:${EGRESS_CHAIN} - [0:0]`];
   const reject = (chain: string, match = '') => [
     `-A ${chain}${match} -p tcp -j REJECT --reject-with tcp-reset`,
@@ -88,6 +96,9 @@ export function egressRuleset(policy: EgressPolicy): string {
     const cidr = ipv4Cidr(resolver);
     if (!cidr) continue;
     lines.push(`-A ${EGRESS_CHAIN} -d ${cidr} -p udp --dport 53 -j RETURN`, `-A ${EGRESS_CHAIN} -d ${cidr} -p tcp --dport 53 -j RETURN`);
+  }
+  for (const port of hostPorts) {
+    lines.push(`-A ${EGRESS_CHAIN} -p tcp -m conntrack --ctstate DNAT --ctorigdstport ${port} -j RETURN`);
   }
   for (const entry of policy.allow) {
     const allowed = allowEntry(entry);

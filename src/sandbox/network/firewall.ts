@@ -65,7 +65,7 @@ export function firewallScript(policy: EgressPolicy, hostPorts: number[]): strin
     'set -e',
     `iptables -w -N ${HOST_PORTS_CHAIN} 2>/dev/null || true`,
     "iptables-restore -w --noflush <<'EOF'",
-    egressRuleset(policy).trimEnd(),
+    egressRuleset(policy, hostPorts).trimEnd(),
     'EOF',
     ...hostPorts.map((port) => `iptables -w -C ${q(hostPortRule(port))} 2>/dev/null || iptables -w -A ${q(hostPortRule(port))}`),
     ...JUMPS.map(({ chain, rule }) => `iptables -w -C ${chain} ${q(rule)} 2>/dev/null || iptables -w -I ${chain} 1 ${q(rule)}`),
@@ -103,7 +103,7 @@ export async function applyFirewall(settings: FirewallSettings, logger: Logger):
   const docker = await iptables(['-S', 'DOCKER-USER']);
   if (!docker.ok) throw new FirewallError(`the Docker engine's DOCKER-USER chain is missing on this host (is dockerd running here with its iptables rules?): ${docker.stderr.trim()}`);
   await iptables(['-N', HOST_PORTS_CHAIN]); // exists already: fine
-  await restore(egressRuleset(policy));
+  await restore(egressRuleset(policy, settings.hostPorts));
   for (const port of settings.hostPorts) {
     if (!(await iptables(['-C', ...hostPortRule(port)])).ok) await iptables(['-A', ...hostPortRule(port)]);
   }

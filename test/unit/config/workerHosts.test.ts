@@ -13,6 +13,12 @@ describe('worker hosts: settings', () => {
     expect(config.hostTimeoutMs).to.equal(300_000);
   });
 
+  it('gives workspaces the API on the Docker host when the public URL is set empty, as compose passes an unset one', () => {
+    const config = loadConfig({ HANGAR_PUBLIC_URL: '', HANGAR_WORKSPACE_API_URL: '', PORT: '8123' });
+    expect(config.workspaceApiUrl).to.equal('http://host.docker.internal:8123');
+    expect(config.workspaceEgress.hostPorts).to.deep.equal([8123]);
+  });
+
   it('takes a short safe host id and refuses anything else', () => {
     expect(loadConfig({ HANGAR_WORKER_HOST_ID: 'docker-2.eu_west' }).workerHostId).to.equal('docker-2.eu_west');
     for (const bad of ['-lead', 'has space', 'a/b', 'queue@host', 'x'.repeat(64)]) {

@@ -39,6 +39,15 @@ describe('sandbox network: egress rules and subnets', () => {
     expect(rules.filter((r) => r.includes('10.216.2.1'))).to.have.length(1);
   });
 
+  it("lets a workspace reach a host port Docker rewrites to a container (the API's published port), and nothing else so rewritten", () => {
+    const rules = egressRuleset({ mode: 'allowlist', allow: [], resolvers: [] }, [8080]).split('\n');
+    const published = rules.indexOf('-A HANGAR-EGRESS -p tcp -m conntrack --ctstate DNAT --ctorigdstport 8080 -j RETURN');
+    expect(published).to.be.greaterThan(0);
+    expect(rules.findIndex((r) => r.includes('-d 172.16.0.0/12') && r.includes('REJECT'))).to.be.greaterThan(published);
+    expect(rules.filter((r) => r.includes('--ctstate DNAT'))).to.have.length(1);
+    expect(egressRuleset({ mode: 'public', allow: [], resolvers: [] })).not.to.include('DNAT');
+  });
+
   it('carves the pool into subnets that overlap no existing network', () => {
     const subnets = [...freeSubnets({ pool: '10.213.0.0/24', prefixLength: 26 }, ['10.213.0.64/26', '172.17.0.0/16', '10.213.0.128/25'])];
     expect(subnets).to.deep.equal([{ subnet: '10.213.0.0/26', gateway: '10.213.0.1' }]);

@@ -37,7 +37,7 @@ describe('temporal: search attributes at start', () => {
     const { HangarReplicaId: _r, HangarTrigger: _t, ...rest } = all();
     const err = await verifySearchAttributes(cluster(rest), 'hangar-prod').then(() => null, (e: Error) => e);
     expect(err?.message).to.include('lacks Hangar\'s search attributes HangarReplicaId, HangarTrigger');
-    expect(err?.message).to.include('temporal operator search-attribute create --namespace hangar-prod --name HangarReplicaId --name HangarTrigger --type Keyword');
+    expect(err?.message).to.include('temporal operator search-attribute create --namespace hangar-prod --name HangarReplicaId --type Keyword --name HangarTrigger --type Keyword');
     expect(err?.message).to.include('HANGAR_TEMPORAL_SEARCH_ATTRIBUTES=off');
   });
 

@@ -1,0 +1,251 @@
+/**
+ * The production deployment, proven (`npm run test:deploy`): docker-compose.yml on images built
+ * from the project's own files (`npm run images`), Temporal as separate frontend, history,
+ * matching and worker services on PostgreSQL, two Hangar workers and the API, reached through
+ * the published ports only. What stands in for the internet: a local model server on the host,
+ * which the API's AI gateway reaches as agent_1's provider.
+ *
+ * Each phase's time is printed at the end.
+ */
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { startModelServer, type ModelServer } from '../support/modelServer';
+import { reservePort } from '../support/harness';
+import { until } from '../support/wait';
+import { sseData } from '../support/sse';
+import { deployment, sh, type Deployment } from './compose';
+
+const V = { 'X-Api-Version': '2026-05-17' };
+
+interface Organization {
+  organization_id: string;
+  org_api_key: string;
+}
+
+interface Execution {
+  id: string;
+  status: 'pending' | 'creating' | 'running' | 'completed' | 'failed';
+  workspace_id: string | null;
+  trigger_payload: Record<string, unknown>;
+  error: string | null;
+}
+
+describe('the production deployment: docker compose on the project’s own images', function () {
+  this.timeout(30 * 60_000);
+
+  const phases: Array<[string, number]> = [];
+  async function phase<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    const started = Date.now();
+    try {
+      return await fn();
+    } finally {
+      phases.push([name, (Date.now() - started) / 1000]);
+    }
+  }
+
+  let models: ModelServer;
+  let deploy: Deployment;
+  let org: Organization;
+  const credential = `sk-deploy-${randomUUID()}`;
+  /** Holds the model's answers while a fault phase kills something under running turns. */
+  let gate: Promise<void> = Promise.resolve();
+
+  async function call(method: string, path: string, body?: unknown, key = org?.org_api_key): Promise<{ status: number; body: any }> {
+    const res = await fetch(deploy.apiUrl + path, {
+      method,
+      headers: { ...V, ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(60_000),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  }
+
+  const ready = () => until('the API to answer /readyz', async () => (await fetch(`${deploy.apiUrl}/readyz`, { signal: AbortSignal.timeout(5000) }).catch(() => null))?.status === 200, 10 * 60_000, 1000);
+
+  before(async function () {
+    await phase('images (npm run images)', () => sh('bash', ['scripts/images/build.sh'], { timeoutMs: 20 * 60_000 }));
+    models = await startModelServer({ host: '0.0.0.0' });
+    models.script(async (call) => {
+      await gate;
+      return `deployed answer to: ${call.prompt.slice(0, 60)}`;
+    });
+    deploy = await deployment({
+      apiPort: await reservePort(),
+      uiPort: await reservePort(),
+      // The provider: the model server on this host, for the AI gateway in the API's container.
+      override: [
+        'services:',
+        '  api:',
+        '    extra_hosts: ["host.docker.internal:host-gateway"]',
+        '    environment:',
+        `      HANGAR_AGENT_1_BASE_URL: http://host.docker.internal:${models.port}/agent_1`,
+        '',
+      ].join('\n'),
+    });
+    await phase('docker compose up -d, until /readyz', async () => {
+      await deploy.compose(['up', '-d'], { timeoutMs: 15 * 60_000 });
+      await ready();
+    });
+    await phase('egress rules (hangar admin firewall | sh)', async () => {
+      const script = await deploy.compose(['exec', '-T', 'worker', 'node', '--import', 'tsx', 'src/bin/hangar.ts', 'admin', 'firewall']);
+      expect(script).to.include('HANGAR-EGRESS');
+      await sh('sh', ['-c', script]);
+    });
+    org = JSON.parse(await deploy.compose(['exec', '-T', 'api', 'node', '--import', 'tsx', 'src/bin/hangar.ts', 'admin', 'create-org', '--name', 'Deployed']));
+    expect((await call('POST', '/v1/organization/credentials/agent_1', { kind: 'api_key', secret: credential })).status).to.be.oneOf([200, 201]);
+  });
+
+  after(async function () {
+    this.timeout(10 * 60_000);
+    console.log('\n  phases (seconds):');
+    for (const [name, seconds] of phases) console.log(`    ${seconds.toFixed(1).padStart(7)}  ${name}`);
+    if (deploy) {
+      // The workers remove what they made once the workspaces are deleted; the rest goes with the project.
+      const ids = org ? await workspaceIds().catch(() => []) : [];
+      for (const id of ids) await call('DELETE', `/v1/replica/${id}`).catch(() => undefined);
+      const left = async () => {
+        const names: string[] = [];
+        for (const id of ids) if ((await sh('docker', ['ps', '-aq', '--filter', `name=^hangar-ws-${id}$`])).trim()) names.push(`hangar-ws-${id}`);
+        return names;
+      };
+      await until('the deployment’s workspace containers to go', async () => (await left()).length === 0, 120_000, 1000).catch(() => undefined);
+      for (const name of await left()) await sh('docker', ['rm', '-f', name]).catch(() => undefined);
+      await deploy.compose(['down', '-v', '--remove-orphans'], { timeoutMs: 5 * 60_000 }).catch((err: Error) => console.log(`  compose down: ${err.message}`));
+      // Sandboxes a killed worker kept warm (its successor removes them; the last one's go here).
+      for (const owner of [`${deploy.project}-worker-1`, `${deploy.project}-worker-2`]) {
+        const ids = (await sh('docker', ['ps', '-aq', '--filter', `label=dev.hangar.owner=${owner}`])).trim().split('\n').filter(Boolean);
+        if (ids.length) await sh('docker', ['rm', '-f', ...ids]).catch(() => undefined);
+      }
+      if (org) await sh('docker', ['network', 'rm', `hangar-org-${org.organization_id}`]).catch(() => undefined);
+    }
+    await models?.close();
+  });
+
+  /** Every workspace of the deployment's organization. */
+  async function workspaceIds(): Promise<string[]> {
+    return ((await call('GET', '/v1/replica?limit=100')).body.replicas as Array<{ id: string }>).map((r) => r.id);
+  }
+
+  /** Follows a workspace's events until its first turn ends; whether it completed. */
+  async function firstTurnOf(replicaId: string): Promise<boolean> {
+    const res = await fetch(`${deploy.apiUrl}/v1/replica/${replicaId}/events?after=0`, { headers: { authorization: `Bearer ${org.org_api_key}` }, signal: AbortSignal.timeout(10 * 60_000) });
+    for await (const event of sseData<{ type: string; payload: { isComplete?: boolean } }>(res)) {
+      if (event.type === 'chat.turn.completed') return event.payload.isComplete === true;
+    }
+    throw new Error('the events stream ended before the turn did');
+  }
+
+  it("runs a turn of a workspace's real agent_1 CLI through the AI gateway against the provider", async () => {
+    await phase('workspace: create → agent_1 turn completed', async () => {
+      const created = await call('POST', '/v1/replica', { name: 'deployed', coding_agent: 'agent_1', message: 'Say hello from the deployment.' });
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      expect(await firstTurnOf(created.body.replica.id)).to.equal(true);
+    });
+    const generation = models.modelCalls.find((c) => c.prompt.includes('Say hello from the deployment.'));
+    expect(generation, 'the provider saw the prompt').to.not.equal(undefined);
+    // The gateway swapped the workspace's placeholder for the organization's credential.
+    expect(generation!.headers['x-api-key']).to.equal(credential);
+  });
+
+  let automationId: string;
+  let webhook: string;
+  const executions = async (): Promise<Execution[]> => (await call('GET', `/v1/automations/${automationId}/executions?limit=100`)).body.executions;
+
+  it('runs an automation fired by its custom webhook to completion', async () => {
+    const environments = (await call('GET', '/v1/environments')).body.environments as Array<{ id: string; is_global?: boolean }>;
+    const created = await call('POST', '/v1/automations', {
+      name: 'Deployed hook',
+      prompt: 'Handle the deployment event.',
+      environment_id: (environments.find((e) => e.is_global) ?? environments[0])!.id,
+      triggers: [{ type: 'custom', config: {} }],
+      agent_provider: 'agent_1',
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    automationId = created.body.automation.id;
+    webhook = created.body.automation.webhook_token;
+    await phase('automation: webhook → run completed', async () => {
+      expect((await call('POST', `/v1/automations/webhook/${webhook}`, { event: 'first' }, '')).status).to.equal(202);
+      const done = await until('the run to end', async () => {
+        const [run] = await executions();
+        return run && (run.status === 'completed' || run.status === 'failed') ? run : undefined;
+      }, 10 * 60_000, 1000);
+      expect(done.status, done.error ?? '').to.equal('completed');
+    });
+  });
+
+  it('finds that run in the Temporal UI by HangarAutomationId', async () => {
+    const [run] = await executions();
+    const query = encodeURIComponent(`HangarAutomationId = "${automationId}"`);
+    const found = await phase('Temporal UI: the run by HangarAutomationId', () =>
+      until('the run in the UI server’s visibility', async () => {
+        const res = await fetch(`${deploy.uiUrl}/api/v1/namespaces/default/workflows?query=${query}`, { signal: AbortSignal.timeout(10_000) }).catch(() => null);
+        if (!res?.ok) return undefined;
+        const ids = (((await res.json()) as { executions?: Array<{ execution: { workflowId: string } }> }).executions ?? []).map((e) => e.execution.workflowId);
+        return ids.includes(`run/${run!.id}`) ? ids : undefined;
+      }, 120_000, 1000),
+    );
+    expect(found).to.include(`run/${run!.id}`);
+  });
+
+  for (const [service, label] of [
+    ['temporal-history', 'the Temporal history service'],
+    ['postgres', 'PostgreSQL'],
+    ['worker', 'a Hangar worker'],
+  ] as const) {
+    it(`gives every accepted event exactly one completed run when ${label} is killed with runs in flight`, async () => {
+      const before = (await executions()).length;
+      let release!: () => void;
+      gate = new Promise((resolve) => (release = resolve));
+      const events = [1, 2, 3].map((n) => `${service}-${n}`);
+      try {
+        await phase(`fault: kill ${service} under 3 runs, until all complete`, async () => {
+          for (const event of events) expect((await call('POST', `/v1/automations/webhook/${webhook}`, { event }, '')).status).to.equal(202);
+          // In flight: a turn is waiting on the model.
+          await until('a run to reach the model', async () => models.modelCalls.some((c) => events.some((e) => c.transcript.includes(e))), 10 * 60_000, 500);
+          await sh('docker', ['kill', await deploy.containerOf(service)]);
+          release();
+          await deploy.compose(['up', '-d']);
+          await ready();
+          await until(`the runs of ${events.join(', ')} to end`, async () => {
+            const runs = await executions().catch(() => undefined);
+            const mine = runs?.filter((r) => events.includes(String(r.trigger_payload.event)));
+            return mine && mine.length >= events.length && mine.every((r) => r.status === 'completed' || r.status === 'failed') ? mine : undefined;
+          }, 15 * 60_000, 2000);
+        });
+      } finally {
+        release();
+      }
+      const runs = await executions();
+      expect(runs).to.have.length(before + events.length);
+      for (const event of events) {
+        const mine = runs.filter((r) => r.trigger_payload.event === event);
+        expect(mine.map((r) => [event, r.status, r.error]), `the runs of ${event}`).to.deep.equal([[event, 'completed', null]]);
+      }
+    });
+  }
+
+  it('keeps the same keys, workspaces and runs through docker compose down and up', async () => {
+    const replicasBefore = (await workspaceIds()).sort();
+    const runsBefore = (await executions()).map((r) => [r.id, r.status]).sort();
+    expect(replicasBefore.length).to.be.greaterThan(0);
+    await phase('docker compose down, up, until /readyz', async () => {
+      await deploy.compose(['down'], { timeoutMs: 5 * 60_000 });
+      await deploy.compose(['up', '-d'], { timeoutMs: 15 * 60_000 });
+      await ready();
+    });
+    const replicasAfter = await call('GET', '/v1/replica?limit=100');
+    expect(replicasAfter.status, 'the same org key opens the API').to.equal(200);
+    expect((replicasAfter.body.replicas as Array<{ id: string }>).map((r) => r.id).sort()).to.deep.equal(replicasBefore);
+    expect((await executions()).map((r) => [r.id, r.status]).sort()).to.deep.equal(runsBefore);
+    // The credential sealed before opens after: one more turn reaches the provider with it.
+    await phase('after up: a webhook run completes', async () => {
+      expect((await call('POST', `/v1/automations/webhook/${webhook}`, { event: 'after-restart' }, '')).status).to.equal(202);
+      const done = await until('the run after the restart to end', async () => {
+        const run = (await executions()).find((r) => r.trigger_payload.event === 'after-restart');
+        return run && (run.status === 'completed' || run.status === 'failed') ? run : undefined;
+      }, 10 * 60_000, 1000);
+      expect(done.status, done.error ?? '').to.equal('completed');
+    });
+  });
+});
