@@ -10,6 +10,8 @@
 #   redis     Redis at 127.0.0.1:6379 for the presence tests (--for test); started, or
 #             installed with apt-get on Debian, when it does not answer
 #   engines   ip and nsenter for the tests' second engine host (--for test)
+#   compose   docker compose or docker-compose for the deployment test (--for test); Debian's
+#             docker-compose installed with apt-get when neither is there
 #   chromium  headless Chromium for the web console's browser tests (--for test); installed
 #             with apt-get on Debian when missing
 # Idempotent; takes a couple of seconds when everything is there.
@@ -382,6 +384,22 @@ if [ "$purpose" = test ]; then
     fi
   fi
   say engines "ip and nsenter present"
+fi
+
+# The deployment test (npm run test:deploy) runs docker-compose.yml: Docker's compose plugin when
+# installed, else Debian's docker-compose 1.29.
+if [ "$purpose" = test ]; then
+  if docker compose version >/dev/null 2>&1; then
+    say compose "docker compose ($(docker compose version --short 2>/dev/null || echo plugin))"
+  elif command -v docker-compose >/dev/null 2>&1; then
+    say compose "docker-compose ($(docker-compose version --short 2>/dev/null || echo present))"
+  elif is_root && is_debian; then
+    say compose "installing docker-compose (apt-get)"
+    apt_install docker-compose || fail compose "apt-get install docker-compose failed"
+    say compose "docker-compose ($(docker-compose version --short 2>/dev/null || echo installed))"
+  else
+    fail compose "the deployment test needs docker compose (the plugin) or docker-compose: install one"
+  fi
 fi
 
 # The console's browser tests drive Debian's Chromium (playwright-core downloads no browser).

@@ -46,10 +46,43 @@ export function createMemoryBus(): EventBus {
   };
 }
 
+/** The longest wait between two attempts to listen again after the connection was lost. */
+const RECONNECT_MAX_MS = 5000;
+
 export function createPostgresBus(databaseUrl: string, logger: Logger): EventBus {
   const handlers = new Map<string, Set<BusHandler>>();
   let clientPromise: Promise<pg.Client> | null = null;
   let queue: Promise<unknown> = Promise.resolve();
+  let closed = false;
+  let reconnectTimer: NodeJS.Timeout | null = null;
+  let reconnectDelayMs = 250;
+  /** The open connection, once it listens. */
+  let current: pg.Client | null = null;
+
+  /**
+   * A lost connection (PostgreSQL restarted, the network cut) is dropped, never reused, and while
+   * anyone listens a new one is opened with backoff, so notifications resume without waiting for
+   * the next publish. A connection that could not be opened is not kept either.
+   */
+  function lost(client: pg.Client | null, err?: Error): void {
+    if (client && clientPromise && current !== client) return;
+    if (err) logger.warn('event bus connection failed', { err });
+    clientPromise = null;
+    current = null;
+    client?.end().catch(() => undefined);
+    if (closed || handlers.size === 0 || reconnectTimer) return;
+    reconnectTimer = setTimeout(() => {
+      reconnectTimer = null;
+      run(() => Promise.resolve()).then(
+        () => (reconnectDelayMs = 250),
+        () => {
+          reconnectDelayMs = Math.min(RECONNECT_MAX_MS, reconnectDelayMs * 2);
+          lost(null);
+        },
+      );
+    }, reconnectDelayMs);
+    reconnectTimer.unref();
+  }
 
   function connect(): Promise<pg.Client> {
     clientPromise ??= (async () => {
@@ -57,14 +90,21 @@ export function createPostgresBus(databaseUrl: string, logger: Logger): EventBus
       client.on('notification', (n) => {
         for (const handler of handlers.get(n.channel) ?? []) handler(n.payload ?? '');
       });
-      client.on('error', (err) => {
-        logger.warn('event bus connection failed', { err });
-        clientPromise = null;
-      });
-      await client.connect();
-      for (const channel of handlers.keys()) await client.query(`LISTEN ${channel}`);
+      client.on('error', (err) => lost(client, err));
+      client.on('end', () => lost(client));
+      try {
+        await client.connect();
+        for (const channel of handlers.keys()) await client.query(`LISTEN ${channel}`);
+      } catch (err) {
+        client.end().catch(() => undefined);
+        throw err;
+      }
+      current = client;
       return client;
-    })();
+    })().catch((err: unknown) => {
+      clientPromise = null;
+      throw err;
+    });
     return clientPromise;
   }
 
@@ -99,9 +139,12 @@ export function createPostgresBus(databaseUrl: string, logger: Logger): EventBus
       };
     },
     async close() {
+      closed = true;
+      if (reconnectTimer) clearTimeout(reconnectTimer);
       handlers.clear();
       const client = await clientPromise?.catch(() => null);
       clientPromise = null;
+      current = null;
       await client?.end().catch(() => undefined);
     },
   };

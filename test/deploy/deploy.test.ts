@@ -142,7 +142,7 @@ describe('the production deployment: docker compose on the project’s own image
       expect(created.status, JSON.stringify(created.body)).to.equal(201);
       expect(await firstTurnOf(created.body.replica.id)).to.equal(true);
     });
-    const generation = models.modelCalls.find((c) => c.prompt.includes('Say hello from the deployment.'));
+    const generation = models.modelCalls.find((c) => c.transcript.includes('Say hello from the deployment.'));
     expect(generation, 'the provider saw the prompt').to.not.equal(undefined);
     // The gateway swapped the workspace's placeholder for the organization's credential.
     expect(generation!.headers['x-api-key']).to.equal(credential);
@@ -188,18 +188,44 @@ describe('the production deployment: docker compose on the project’s own image
     expect(found).to.include(`run/${run!.id}`);
   });
 
+  /** A workspace takes another message and completes its turn (no workflow wedged). */
+  async function takesNextMessage(replicaId: string): Promise<boolean> {
+    const res = await fetch(`${deploy.apiUrl}/v1/replica/${replicaId}/events`, { headers: { authorization: `Bearer ${org.org_api_key}` }, signal: AbortSignal.timeout(10 * 60_000) });
+    expect(res.status, `the events of ${replicaId}: ${res.ok ? '' : await res.text()}`).to.equal(200);
+    const sent = await call('POST', `/v1/replica/${replicaId}/messages`, { message: 'One more thing after the fault.' });
+    expect(sent.status, JSON.stringify(sent.body)).to.equal(200);
+    // Its own turn: started for this message, then completed on that chat.
+    const seen: string[] = [];
+    let chatId: string | undefined;
+    for await (const event of sseData<{ type: string; payload: { isComplete?: boolean; messageId?: string; chatId?: string; message?: string } }>(res)) {
+      seen.push(event.type === 'error' ? `error: ${event.payload.message}` : event.type);
+      if (event.type === 'chat.turn.started' && event.payload.messageId === sent.body.message_id) chatId = event.payload.chatId;
+      if (event.type === 'chat.turn.completed' && chatId && event.payload.chatId === chatId) {
+        if (event.payload.isComplete !== true) throw new Error(`the turn of ${replicaId} did not complete: ${seen.join(', ')}`);
+        return true;
+      }
+    }
+    throw new Error(`the events stream of ${replicaId} ended before the turn did, after ${seen.join(', ') || 'no event'}`);
+  }
+
+  /**
+   * What a killed worker may leave: a turn it was running when it died is reported once, as the
+   * run's failure (the agent may have acted, so it is not run again unasked); anything else completes.
+   */
+  const LOST_TURN = 'the worker running this turn was lost after the agent started; send the message again to retry it';
+
   for (const [service, label] of [
     ['temporal-history', 'the Temporal history service'],
     ['postgres', 'PostgreSQL'],
     ['worker', 'a Hangar worker'],
   ] as const) {
-    it(`gives every accepted event exactly one completed run when ${label} is killed with runs in flight`, async () => {
+    it(`gives every accepted event exactly one run, none stuck, when ${label} is killed with runs in flight`, async () => {
       const before = (await executions()).length;
       let release!: () => void;
       gate = new Promise((resolve) => (release = resolve));
       const events = [1, 2, 3].map((n) => `${service}-${n}`);
       try {
-        await phase(`fault: kill ${service} under 3 runs, until all complete`, async () => {
+        await phase(`fault: kill ${service} under 3 runs, until all end`, async () => {
           for (const event of events) expect((await call('POST', `/v1/automations/webhook/${webhook}`, { event }, '')).status).to.equal(202);
           // In flight: a turn is waiting on the model.
           await until('a run to reach the model', async () => models.modelCalls.some((c) => events.some((e) => c.transcript.includes(e))), 10 * 60_000, 500);
@@ -220,7 +246,17 @@ describe('the production deployment: docker compose on the project’s own image
       expect(runs).to.have.length(before + events.length);
       for (const event of events) {
         const mine = runs.filter((r) => r.trigger_payload.event === event);
-        expect(mine.map((r) => [event, r.status, r.error]), `the runs of ${event}`).to.deep.equal([[event, 'completed', null]]);
+        expect(mine, `the runs of ${event}`).to.have.length(1);
+        const [run] = mine;
+        if (service === 'worker' && run!.status === 'failed') expect(run!.error).to.equal(LOST_TURN);
+        else expect([event, run!.status, run!.error]).to.deep.equal([event, 'completed', null]);
+      }
+      if (service === 'worker') {
+        await phase('after the worker kill: every run’s workspace takes its next message', async () => {
+          for (const run of runs.filter((r) => events.includes(String(r.trigger_payload.event)))) {
+            expect(await takesNextMessage(run.workspace_id!), `the workspace of ${String(run.trigger_payload.event)}`).to.equal(true);
+          }
+        });
       }
     });
   }
