@@ -6,7 +6,7 @@
  * (which a provider's parser could act on instead) ends the stream with an error before the
  * body is complete, so the provider never has a request it can run.
  */
-import { Transform } from 'node:stream';
+import { Transform, type TransformCallback } from 'node:stream';
 import { createRequestScanner, MODEL_SCAN_LIMIT_BYTES, type RequestScan } from './requestModel';
 
 /** Why a body may not go upstream under the organization's models. */
@@ -74,18 +74,23 @@ export function modelGate(allowed: ReadonlySet<string>, describe: string, headLi
       scan.model,
     );
 
+  /** Decides on the held head: the refusal, or the head passed on as one chunk. */
+  const releaseHead = (callback: TransformCallback) => {
+    const refusal = verdict(scan, allowed, describe) ?? (inHead() ? null : missing());
+    settle(refusal);
+    if (refusal) return callback(refuse(refusal));
+    const head = Buffer.concat(held!);
+    held = null;
+    return callback(null, head);
+  };
+
   const stream = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       scan.feed(chunk);
       if (held) {
         held.push(chunk);
         if (!decided()) return callback();
-        const refusal = verdict(scan, allowed, describe) ?? (inHead() ? null : missing());
-        settle(refusal);
-        if (refusal) return callback(refuse(refusal));
-        const head = Buffer.concat(held);
-        held = null;
-        return callback(null, head);
+        return releaseHead(callback);
       }
       const refusal = verdict(scan, allowed, describe);
       // Withheld with everything after it: the provider is left with a body it cannot complete.
@@ -95,12 +100,7 @@ export function modelGate(allowed: ReadonlySet<string>, describe: string, headLi
     flush(callback) {
       if (held) {
         // The body ended before the head said anything (an empty or short body).
-        const refusal = verdict(scan, allowed, describe) ?? (inHead() ? null : missing());
-        settle(refusal);
-        if (refusal) return callback(refuse(refusal));
-        const head = Buffer.concat(held);
-        held = null;
-        return callback(null, head);
+        return releaseHead(callback);
       }
       callback();
     },
