@@ -196,60 +196,9 @@ exec 8>"$cache_dir/sandbox-build.lock"
 if command -v flock >/dev/null 2>&1; then flock 8; fi
 
 work=""
-trap 'rc=$?; remove_work; exit "$rc"' EXIT
+trap 'rc=$?; [ -n "${prefetch_pid:-}" ] && kill "$prefetch_pid" 2>/dev/null && wait "$prefetch_pid" 2>/dev/null; remove_work; exit "$rc"' EXIT
 trap 'exit 130' INT TERM
 work="$(mktemp -d "$cache_dir/sandbox-build.XXXXXX")"
-
-hash="$(inputs_hash)"
-# The base tarball keeps its earlier name, so machines that have it build nothing new.
-base_rootfs sandbox "$base_suite" "$base_variant" "$base_include" "$arch" "$base_recipe_version"
-
-root="$work/rootfs"
-mkdir "$root"
-tar -C "$root" --numeric-owner -xpf "$base_tar"
-
-# The sandbox user. The image itself keeps USER unset (root): the runtime picks the user per
-# container.
-if ! chroot "$root" getent passwd hangar >/dev/null; then
-  chroot "$root" groupadd --gid 1000 hangar
-  chroot "$root" useradd --uid 1000 --gid 1000 --create-home --home-dir /home/hangar --shell /bin/bash hangar
-fi
-chroot "$root" apt-get clean
-rm -rf "$root"/var/lib/apt/lists/* "$root"/var/cache/apt/*.bin
-
-# The overlay: root-owned, modes normalised to 644/755, existing directories left as they are.
-overlay="$repo/scripts/sandbox-image/rootfs"
-if [ -d "$overlay" ]; then
-  tar -C "$overlay" --exclude=.gitkeep --owner=0 --group=0 --numeric-owner \
-      --mode='u+rwX,go+rX,go-w' -cf - . \
-    | tar -C "$root" --no-overwrite-dir --numeric-owner -xpf -
-  chown -R 1000:1000 "$root/home/hangar"
-fi
-
-# The test agent and the in-workspace `hangar` CLI: static binaries (no cgo), no module
-# downloads (stdlib only, GOPROXY=off).
-if [ -d "$agent_src" ]; then
-  case "$arch" in
-    amd64|arm64|s390x|riscv64) goarch="$arch" ;;
-    armhf|armel) goarch=arm ;;
-    i386) goarch=386 ;;
-    ppc64el) goarch=ppc64le ;;
-    *) goarch="$("$go_bin" env GOARCH)" ;;
-  esac
-  say "test agent: $("$go_bin" version | cut -d' ' -f3) build for linux/$goarch"
-  mkdir -p "$root/usr/local/bin"
-  if ! (cd "$agent_src" && CGO_ENABLED=0 GOOS=linux GOARCH="$goarch" GOTOOLCHAIN=local GOPROXY=off GOWORK=off GOFLAGS='' \
-      "$go_bin" build -trimpath -ldflags='-s -w' -o "$root/usr/local/bin/hangar-test-agent" .); then
-    die "building the test agent (scripts/sandbox-image/agent) failed"
-  fi
-  chmod 755 "$root/usr/local/bin/hangar-test-agent"
-  say "workspace CLI: build for linux/$goarch"
-  if ! (cd "$cli_src" && CGO_ENABLED=0 GOOS=linux GOARCH="$goarch" GOTOOLCHAIN=local GOPROXY=off GOWORK=off GOFLAGS='' \
-      "$go_bin" build -trimpath -ldflags='-s -w' -o "$root/usr/local/bin/hangar" .); then
-    die "building the workspace CLI (scripts/sandbox-image/cli) failed"
-  fi
-  chmod 755 "$root/usr/local/bin/hangar"
-fi
 
 # --- The coding-agent CLIs ---------------------------------------------------------------------
 # Registry tarballs are cached as <cache>/agents/<name>-<version>.tgz (scope's "/" as "+"), and
@@ -261,7 +210,6 @@ agents_cache="$cache_dir/agents"
 agents_log="$cache_dir/agents-npm.log"
 agents_label=""
 agents_manifest=()
-agents_start=$SECONDS
 mkdir -p "$agents_cache"
 
 need_npm() {
@@ -335,6 +283,114 @@ link_launcher() {
 
 manifest_add() { agents_manifest+=("$(printf '    {"id": "%s", "command": "/usr/local/bin/%s", %s}' "$@")"); }
 
+# Installs NAME's npm dependency tree for the image's arch on the host (no scripts), unless
+# cached; sets $tree_tar to the cached tarball.
+npm_tree() {
+  local pkg="$1" version="$2" name="$3" npm_cpu tree_flags tree_key stage
+  case "$arch" in amd64) npm_cpu=x64 ;; arm64) npm_cpu=arm64 ;; *) npm_cpu="$arch" ;; esac
+  tree_flags="--omit=dev --ignore-scripts --save-exact --os=linux --cpu=$npm_cpu --libc=glibc"
+  tree_key="$(printf '%s\n' 1 "$pkg" "$version" "$tree_flags" | sha256sum | cut -c1-12)"
+  tree_tar="$agents_cache/tree-${pkg//\//+}-$version-linux-$npm_cpu-$tree_key.tar"
+  [ -s "$tree_tar" ] && return 0
+  need_npm
+  stage="$work/stage-$name"
+  mkdir -p "$stage"
+  printf '{ "private": true }\n' >"$stage/package.json"
+  say "  npm install $pkg@$version (dependencies, $tree_flags)"
+  # shellcheck disable=SC2086  # tree_flags is a list of flags
+  if ! (cd "$stage" && npm install $tree_flags --no-audit --no-fund --no-update-notifier \
+      --loglevel=error --cache "$work/npm-cache" "$pkg@$version") >>"$agents_log" 2>&1; then
+    tail -n 15 "$agents_log" >&2
+    die "npm install $pkg@$version failed (log: $agents_log)"
+  fi
+  check_manifest "$stage/node_modules/$pkg" "$pkg" "$version"
+  tar -C "$stage" --numeric-owner -cf "$tree_tar.tmp" . || die "could not write $tree_tar.tmp"
+  mv -f "$tree_tar.tmp" "$tree_tar"
+  rm -rf "$stage"
+}
+
+# Fills the agents cache from the registry (the network part of the agent CLIs), so that it can
+# run while debootstrap builds the base rootfs; the install below then finds every tarball cached.
+prefetch_agents() {
+  local kind id name command pkg version dep bin native_name native_version start=$SECONDS
+  while IFS=$'\t' read -r kind id name command pkg version dep bin; do
+    case "$kind" in
+      node) npm_pack "$pkg" "$version" ;;
+      native)
+        npm_pack "$pkg" "$version"
+        rm -rf "$work/prefetch-$name"
+        unpack "$packed" "$work/prefetch-$name"
+        read -r native_name native_version < <(native_spec "$work/prefetch-$name" "$dep") \
+          || die "$pkg@$version names no usable $dep package"
+        npm_pack "$native_name" "$native_version"
+        rm -rf "$work/prefetch-$name" ;;
+      npm) npm_tree "$pkg" "$version" "$name" ;;
+    esac
+  done <<<"$agents_plan"
+  say "agent CLIs: cache filled in $((SECONDS - start))s (beside the base rootfs)"
+}
+
+hash="$(inputs_hash)"
+# The base tarball keeps its earlier name, so machines that have it build nothing new.
+prefetch_pid=""
+if [ -n "$agents_plan" ]; then
+  prefetch_agents &
+  prefetch_pid=$!
+fi
+base_rootfs sandbox "$base_suite" "$base_variant" "$base_include" "$arch" "$base_recipe_version"
+if [ -n "$prefetch_pid" ]; then
+  wait "$prefetch_pid" || die "fetching the agent CLIs failed (see above)"
+  prefetch_pid=""
+fi
+
+root="$work/rootfs"
+mkdir "$root"
+tar -C "$root" --numeric-owner -xpf "$base_tar"
+
+# The sandbox user. The image itself keeps USER unset (root): the runtime picks the user per
+# container.
+if ! chroot "$root" getent passwd hangar >/dev/null; then
+  chroot "$root" groupadd --gid 1000 hangar
+  chroot "$root" useradd --uid 1000 --gid 1000 --create-home --home-dir /home/hangar --shell /bin/bash hangar
+fi
+chroot "$root" apt-get clean
+rm -rf "$root"/var/lib/apt/lists/* "$root"/var/cache/apt/*.bin
+
+# The overlay: root-owned, modes normalised to 644/755, existing directories left as they are.
+overlay="$repo/scripts/sandbox-image/rootfs"
+if [ -d "$overlay" ]; then
+  tar -C "$overlay" --exclude=.gitkeep --owner=0 --group=0 --numeric-owner \
+      --mode='u+rwX,go+rX,go-w' -cf - . \
+    | tar -C "$root" --no-overwrite-dir --numeric-owner -xpf -
+  chown -R 1000:1000 "$root/home/hangar"
+fi
+
+# The test agent and the in-workspace `hangar` CLI: static binaries (no cgo), no module
+# downloads (stdlib only, GOPROXY=off).
+if [ -d "$agent_src" ]; then
+  case "$arch" in
+    amd64|arm64|s390x|riscv64) goarch="$arch" ;;
+    armhf|armel) goarch=arm ;;
+    i386) goarch=386 ;;
+    ppc64el) goarch=ppc64le ;;
+    *) goarch="$("$go_bin" env GOARCH)" ;;
+  esac
+  say "test agent: $("$go_bin" version | cut -d' ' -f3) build for linux/$goarch"
+  mkdir -p "$root/usr/local/bin"
+  if ! (cd "$agent_src" && CGO_ENABLED=0 GOOS=linux GOARCH="$goarch" GOTOOLCHAIN=local GOPROXY=off GOWORK=off GOFLAGS='' \
+      "$go_bin" build -trimpath -ldflags='-s -w' -o "$root/usr/local/bin/hangar-test-agent" .); then
+    die "building the test agent (scripts/sandbox-image/agent) failed"
+  fi
+  chmod 755 "$root/usr/local/bin/hangar-test-agent"
+  say "workspace CLI: build for linux/$goarch"
+  if ! (cd "$cli_src" && CGO_ENABLED=0 GOOS=linux GOARCH="$goarch" GOTOOLCHAIN=local GOPROXY=off GOWORK=off GOFLAGS='' \
+      "$go_bin" build -trimpath -ldflags='-s -w' -o "$root/usr/local/bin/hangar" .); then
+    die "building the workspace CLI (scripts/sandbox-image/cli) failed"
+  fi
+  chmod 755 "$root/usr/local/bin/hangar"
+fi
+
+agents_start=$SECONDS
 if [ -n "$agents_plan" ]; then
   say "agent CLIs for $arch, from scripts/sandbox-image/agents.json (cache $agents_cache)"
   mkdir -p "$root$agents_root" "$root/usr/local/bin"
@@ -375,27 +431,7 @@ if [ -n "$agents_plan" ]; then
         # A JavaScript CLI: its npm dependency tree, installed once on the host (no scripts, Linux
         # packages of the arch) and cached; run by the image's node through a wrapper.
         [ -n "$node_bin" ] || die "$id ($pkg) needs node, which is not in the image"
-        case "$arch" in amd64) npm_cpu=x64 ;; arm64) npm_cpu=arm64 ;; *) npm_cpu="$arch" ;; esac
-        tree_flags="--omit=dev --ignore-scripts --save-exact --os=linux --cpu=$npm_cpu --libc=glibc"
-        tree_key="$(printf '%s\n' 1 "$pkg" "$version" "$tree_flags" | sha256sum | cut -c1-12)"
-        tree_tar="$agents_cache/tree-${pkg//\//+}-$version-linux-$npm_cpu-$tree_key.tar"
-        if [ ! -s "$tree_tar" ]; then
-          need_npm
-          stage="$work/stage-$name"
-          mkdir -p "$stage"
-          printf '{ "private": true }\n' >"$stage/package.json"
-          say "  npm install $pkg@$version (dependencies, $tree_flags)"
-          # shellcheck disable=SC2086  # tree_flags is a list of flags
-          if ! (cd "$stage" && npm install $tree_flags --no-audit --no-fund --no-update-notifier \
-              --loglevel=error --cache "$work/npm-cache" "$pkg@$version") >>"$agents_log" 2>&1; then
-            tail -n 15 "$agents_log" >&2
-            die "npm install $pkg@$version failed (log: $agents_log)"
-          fi
-          check_manifest "$stage/node_modules/$pkg" "$pkg" "$version"
-          tar -C "$stage" --numeric-owner -cf "$tree_tar.tmp" . || die "could not write $tree_tar.tmp"
-          mv -f "$tree_tar.tmp" "$tree_tar"
-          rm -rf "$stage"
-        fi
+        npm_tree "$pkg" "$version" "$name"
         mkdir -p "$root$agents_root/$name"
         tar -C "$root$agents_root/$name" --no-same-owner -xf "$tree_tar" || die "could not unpack $tree_tar (delete it to install again)"
         check_manifest "$root$agents_root/$name/node_modules/$pkg" "$pkg" "$version"

@@ -282,7 +282,9 @@ else
   export HANGAR_GO="$go_bin"
   say image "$sandbox_image is $why; building"
   start=$SECONDS
-  bash "$repo/scripts/build-sandbox-image.sh" --image "$sandbox_image" 2>&1 | sed 's/^/setup:           /'
+  # Line by line as it goes (sed would hold its output back when setup's output is a pipe or a log).
+  bash "$repo/scripts/build-sandbox-image.sh" --image "$sandbox_image" 2>&1 \
+    | while IFS= read -r line; do printf 'setup:           %s\n' "$line"; done
   [ "$(image_inputs)" = "$inputs" ] || fail image "build of $sandbox_image did not produce inputs ${inputs:0:12}"
   say image "built $sandbox_image in $((SECONDS - start))s"
 fi
