@@ -1,5 +1,6 @@
 // Lint holds the layering of docs/architecture.md: knex only in src/db; activities and workflows
-// never reach into the API (src/services, src/http); the domain is pure; and workflow code stays
+// never reach into the API (src/services, src/http); use cases both processes run live in
+// src/core, which reaches neither; the domain is pure; and workflow code stays
 // deterministic, importing only @temporalio/workflow, its own files, pure src/domain modules and
 // types. Everything gets the type-aware basics (no floating promises: an unawaited promise in a
 // handler loses errors).
@@ -39,14 +40,33 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [noKnex], patterns: [below('http')] }] },
   },
   {
+    // The core holds each use case both processes run (the API's services and the worker's
+    // activities): repositories, events, sealed values and domain rules, with no HTTP, no
+    // Temporal and no access to either process's own layer. Workflow types only.
+    files: ['src/core/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [noKnex, { name: '@temporalio/activity', message: 'The core knows no Temporal; an activity maps its errors.' }],
+          patterns: [
+            below('services', 'http', 'temporal'),
+            { regex: '^(\\.\\./)+activities(/|$)', message: 'The core is below the activities (docs/architecture.md).' },
+            { regex: '^(\\.\\./)+workflows/', message: 'The core imports workflow types only.', allowTypeImports: true },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Repositories run SQL for whoever calls them; they know nothing of the layers above.
     files: ['src/db/**/*.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [below('services', 'http', 'temporal')] }] },
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [below('core', 'services', 'http', 'temporal')] }] },
   },
   {
     // The domain is pure rules: no database, no HTTP, no use cases, no Temporal.
     files: ['src/domain/**/*.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [noKnex], patterns: [below('db', 'services', 'http', 'temporal')] }] },
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [noKnex], patterns: [below('db', 'core', 'services', 'http', 'temporal')] }] },
   },
   {
     // The MCP server is a client of the HTTP API: it reaches data only through the API's routes,

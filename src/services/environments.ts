@@ -10,9 +10,9 @@ import type { Transaction } from '../db/transaction';
 import { invalid, conflict, forbidden, isDomainError, notFound, type DomainError } from '../domain/errors';
 import { isUniqueViolation } from '../db/errors';
 import type { Actor } from '../domain/actor';
-import { checkEnvironmentAccess } from '../domain/environments';
+import { accessEnvironment, GLOBAL_ALIAS } from '../core/environments/access';
 
-export const GLOBAL_ALIAS = 'global';
+export { GLOBAL_ALIAS };
 
 export type Scope = 'org' | 'user' | 'all';
 
@@ -69,10 +69,7 @@ export function createEnvironmentsService(deps: {
    * Resolves a path id to a row the actor may see. Another organization's or another
    * user's environment is 404; an org key reaching for a personal one is 403.
    */
-  async function access(actor: Actor, id: string, trx?: Transaction): Promise<EnvironmentRow> {
-    if (id === GLOBAL_ALIAS) return environments.ensureGlobal(actor.organizationId, trx);
-    return checkEnvironmentAccess(actor, await environments.find(actor.organizationId, id, trx));
-  }
+  const access = (actor: Actor, id: string, trx?: Transaction): Promise<EnvironmentRow> => accessEnvironment(environments, actor, id, trx);
 
   async function checkBinding(actor: Actor, input: { repository_id?: string | null; repository_set_id?: string | null }, trx: Transaction) {
     if (input.repository_id && input.repository_set_id) {

@@ -113,12 +113,6 @@ export function createServices(deps: { repos: Repositories; bus: EventBus; secre
       temporal,
       events,
       bus,
-      environments,
-      policy: {
-        resolveAgentAndModel: (organizationId, requested) => organizationSettings.resolveAgentAndModel(organizationId, requested),
-        isModelAllowed: (organizationId, agent, model) => modelCatalog.isModelAllowed(organizationId, agent, model),
-        defaultEnvironmentId: async (organizationId) => (await organizationSettings.forOrganization(organizationId)).default_environment_id,
-      },
       timings: { idleMs: config.workspaceIdleMs, archiveAfterMs: config.workspaceArchiveAfterMs, historyLimit: config.workspaceHistoryLimit },
       blobs,
       outbound: createOutboundPolicy(config.outboundAllow),

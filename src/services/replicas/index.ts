@@ -6,21 +6,19 @@
  */
 import type { OutboundPolicy } from '../../integrations/outbound/addressGuard';
 import { CANONICAL_UUID } from '../../domain/inputHygiene';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createReplicaRecord, workspaceInputOf } from '../../core/replicas/createRecord';
 import type { AgentId, ThinkingLevel } from '../../agents/catalog';
-import { sealedField } from '../../crypto/sealedFields';
 import type { SecretBox } from '../../crypto/secretBox';
 import type { Repositories } from '../../db';
 import type { ReplicaListQuery, ReplicaRow } from '../../db/replicasRepository';
 import type { Actor } from '../../domain/actor';
 import { conflict, invalid, notFound, unauthenticated } from '../../domain/errors';
-import { checkModes, hashEngineSecret, messageAndModes, newReplicaEvents, newReplicaRecord } from '../../domain/replicas';
+import { hashEngineSecret } from '../../domain/replicas';
 import type { EventBus } from '../../events/bus';
 import { replicaChannel, type ReplicaEventEmitter } from '../../events/replicaEvents';
 import type { TemporalGateway } from '../../temporal/gateway';
-import { replicaBlobPrefix, type LifecyclePolicy, type WorkspaceInput } from '../../../workflows/shared';
+import { replicaBlobPrefix, type LifecyclePolicy } from '../../../workflows/shared';
 import type { BlobStore } from '../../storage';
-import type { EnvironmentsService } from '../environments';
 import { accessReplica, isAsleep } from './access';
 import { createChatsService } from './chats';
 import { environmentBlock, type IntegrationsOf } from './environmentBlock';
@@ -48,13 +46,6 @@ export interface CreateReplicaInput {
   webhook_url?: string | { url: string; secret?: string };
 }
 
-/** Organization defaults and model rules. */
-export interface AgentPolicy {
-  resolveAgentAndModel(organizationId: string, requested: { agent: AgentId | null; model: string | null }): Promise<{ agent: AgentId; model: string | null }>;
-  isModelAllowed(organizationId: string, agent: AgentId, model: string): Promise<boolean>;
-  defaultEnvironmentId(organizationId: string): Promise<string | null>;
-}
-
 export interface ReplicaTimings {
   idleMs: number;
   archiveAfterMs: number;
@@ -66,14 +57,23 @@ export interface ReplicasDeps {
   outbound: Pick<OutboundPolicy, 'checkUrl'>;
   repos: Pick<
     Repositories,
-    'transact' | 'replicas' | 'replicaChats' | 'replicaMessages' | 'replicaLogs' | 'replicaEvents' | 'codeRepositories' | 'environments' | 'environmentResources' | 'credentials'
+    | 'transact'
+    | 'replicas'
+    | 'replicaChats'
+    | 'replicaMessages'
+    | 'replicaLogs'
+    | 'replicaEvents'
+    | 'codeRepositories'
+    | 'environments'
+    | 'environmentResources'
+    | 'credentials'
+    | 'organizationSettings'
+    | 'modelCatalog'
   >;
   secretBox: SecretBox;
   temporal: Pick<TemporalGateway, 'startWorkspace' | 'requestLifecycle' | 'requestWork'>;
   events: ReplicaEventEmitter;
   bus: EventBus;
-  environments: Pick<EnvironmentsService, 'access'>;
-  policy: AgentPolicy;
   timings: ReplicaTimings;
   watermark?: WatermarkOptions;
   /** A replica deleted without its workflow takes its media here (the workflow's delete does it otherwise). */
@@ -83,14 +83,8 @@ export interface ReplicasDeps {
 }
 
 export function createReplicasService(deps: ReplicasDeps) {
-  const { repos, secretBox, temporal, events, policy, timings } = deps;
+  const { repos, temporal, events, timings } = deps;
   const { replicas } = repos;
-
-  async function checkModel(organizationId: string, agent: AgentId, model: string | null) {
-    if (model && !(await policy.isModelAllowed(organizationId, agent, model))) {
-      throw invalid('Invalid body', `body.model: ${model} is not enabled for ${agent} in this organization`);
-    }
-  }
 
   /** Wakes a sleeping or archived workspace; the answer says whether it is waking. */
   async function wakeIfAsleep(row: ReplicaRow): Promise<boolean> {
@@ -101,7 +95,7 @@ export function createReplicasService(deps: ReplicasDeps) {
 
   const watermark = createEventWatermark(repos.replicaEvents, deps.watermark);
   const feed = createReplicaEventFeed({ events: repos.replicaEvents, bus: deps.bus, watermark });
-  const messages = createMessagesService({ repos, events, temporal, checkModel });
+  const messages = createMessagesService({ repos, events, temporal });
 
   return {
     chats: createChatsService({ repos, events, wakeIfAsleep }),
@@ -122,51 +116,26 @@ export function createReplicasService(deps: ReplicasDeps) {
     },
 
     async create(actor: Actor, input: CreateReplicaInput, source = 'api'): Promise<ReplicaRow> {
-      const { message, flags } = messageAndModes(input);
-      const { agent, model } = await policy.resolveAgentAndModel(actor.organizationId, { agent: input.coding_agent ?? null, model: input.model ?? null });
-      checkModes(agent, { ...flags, thinking_level: input.thinking_level });
-      await checkModel(actor.organizationId, agent, input.model ?? null);
-
-      const environmentId = input.environment_id ?? (await policy.defaultEnvironmentId(actor.organizationId)) ?? 'global';
-      const env = await deps.environments.access(actor, environmentId);
       const webhook = typeof input.webhook_url === 'string' ? { url: input.webhook_url } : input.webhook_url;
       const refused = webhook ? await deps.outbound.checkUrl(webhook.url) : null;
       if (refused) throw invalid('Invalid body', `body.webhook_url: ${refused}`);
-      const engineSecret = randomBytes(32).toString('base64url');
-      const replicaId = randomUUID();
-      const fresh = {
-        ids: { replicaId, chatId: randomUUID(), messageId: randomUUID() },
+      const { row, chatId } = await createReplicaRecord(deps, {
         actor,
         source,
-        environmentId: env.id,
+        environmentId: input.environment_id ?? null,
         name: input.name,
-        message,
-        flags,
-        agent,
-        model,
-        thinkingLevel: input.thinking_level,
+        message: input.message,
+        modes: { plan_mode: input.plan_mode, goal_mode: input.goal_mode, fast_mode: input.fast_mode },
+        agent: input.coding_agent ?? null,
+        model: input.model ?? null,
+        thinkingLevel: input.thinking_level ?? null,
         images: input.images,
         size: input.size,
         lifecyclePolicy: input.lifecycle_policy,
         config: input.config,
-        webhook: webhook
-          ? { url: webhook.url, sealedSecret: webhook.secret ? secretBox.seal(webhook.secret, sealedField('replicas', 'webhook_secret_sealed', replicaId)) : null }
-          : null,
-        engineSecret: { sealed: secretBox.seal(engineSecret, sealedField('replicas', 'engine_secret_sealed', replicaId)), hash: hashEngineSecret(engineSecret) },
-        repositories: await repos.codeRepositories.boundTo(actor.organizationId, env),
-      };
-      const row = await replicas.insertWithFirstMessage(newReplicaRecord(fresh));
-      for (const [type, payload] of newReplicaEvents(fresh)) await events.emit(row.id, type, payload);
-      const workspace: WorkspaceInput = {
-        replicaId: row.id,
-        organizationId: actor.organizationId,
-        lifecyclePolicy: row.lifecycle_policy as LifecyclePolicy,
-        idleMs: timings.idleMs,
-        archiveAfterMs: timings.archiveAfterMs,
-        historyLimit: timings.historyLimit,
-        hasWebhook: !!row.webhook_url,
-      };
-      await temporal.startWorkspace(workspace, fresh.ids.chatId, { names: { replicaName: row.name } });
+        webhook: webhook ?? null,
+      });
+      await temporal.startWorkspace(workspaceInputOf(row, timings), chatId, { names: { replicaName: row.name } });
       return row;
     },
 

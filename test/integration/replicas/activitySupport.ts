@@ -33,8 +33,6 @@ export async function startActivityApp(options: { bus?: EventBus; heartbeatMs?: 
     events: createReplicaEventEmitter(repos.replicaEvents, bus),
     temporal: { requestLifecycle: async (replicaId) => (woken.push(replicaId), true), startWorkspace: unused, requestWork: unused },
     secretBox: createSecretBox(harness().config.encryptionKeys),
-    environments: { access: unused },
-    policy: { resolveAgentAndModel: unused, isModelAllowed: unused, defaultEnvironmentId: unused },
     timings: { idleMs: 0, archiveAfterMs: 0, historyLimit: 0 },
     outbound: { checkUrl: unused },
   });
