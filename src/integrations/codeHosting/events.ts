@@ -41,13 +41,6 @@ export interface CodeHostingEvent {
   payload: Record<string, unknown>;
 }
 
-/** Thrown when a delivery that should trigger something is missing a field the mapping needs. */
-export class CodeHostingPayloadError extends Error {
-  constructor(readonly field: string) {
-    super(`Webhook payload is missing required field "${field}"`);
-    this.name = 'CodeHostingPayloadError';
-  }
-}
 
 /**
  * The text of a bot command: a comment whose first line starts with `/{botName}` followed by

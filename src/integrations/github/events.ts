@@ -3,7 +3,8 @@
  * events, and of `/{botName}` comments on pull requests, to trigger events. Pure: the HTTP layer hands in headers and bodies.
  */
 import { matchesHmacSha256 } from '../../crypto/hmac';
-import { asRecord, bool, botCommand, CodeHostingPayloadError, int, isBotAuthor, presentStrings, str, truncate, type CodeHostingEvent, type TriggerEventName } from '../codeHosting/events';
+import { asRecord, bool, botCommand, int, isBotAuthor, presentStrings, str, truncate, type CodeHostingEvent, type TriggerEventName } from '../codeHosting/events';
+import { missingField } from '../payloadError';
 
 const GITHUB_SIGNATURE = /^sha256=([0-9a-f]{64})$/i;
 
@@ -28,7 +29,7 @@ export interface GithubParseOptions {
 /**
  * Maps a GitHub delivery (X-GitHub-Event header value + parsed JSON body). Returns null for
  * deliveries that trigger nothing (ping, other events, other pull_request actions like
- * labeled/edited/reopened, comments that are no command). Throws `CodeHostingPayloadError`
+ * labeled/edited/reopened, comments that are no command). Throws `PayloadError`
  * (naming the missing field) when a delivery that should trigger something lacks a field
  * the mapping needs.
  */
@@ -37,15 +38,15 @@ export function parseGithubEvent(eventName: string, body: unknown, options: Gith
   if (kind === 'issue_comment') return parseCommand(body, options.botName ?? 'hangar');
   if (kind !== 'pull_request') return null;
   const root = asRecord(body);
-  if (!root) throw new CodeHostingPayloadError('body');
+  if (!root) throw missingField('body');
   const action = str(root.action);
-  if (action === null) throw new CodeHostingPayloadError('action');
+  if (action === null) throw missingField('action');
   if (action !== 'opened' && action !== 'synchronize' && action !== 'closed') return null;
 
   const number = int(root.number);
-  if (number === null) throw new CodeHostingPayloadError('number');
+  if (number === null) throw missingField('number');
   const pr = asRecord(root.pull_request);
-  if (!pr) throw new CodeHostingPayloadError('pull_request');
+  if (!pr) throw missingField('pull_request');
   const repo = repositoryOf(root);
 
   const event: TriggerEventName =
@@ -95,7 +96,7 @@ export function githubPullRequestPayload(number: number, pr: Record<string, unkn
 function repositoryOf(root: Record<string, unknown>) {
   const repo = asRecord(root.repository);
   const fullName = repo ? str(repo.full_name) : null;
-  if (!repo || fullName === null) throw new CodeHostingPayloadError('repository.full_name');
+  if (!repo || fullName === null) throw missingField('repository.full_name');
   return {
     event: {
       provider: 'github' as const,
@@ -114,20 +115,20 @@ function repositoryOf(root: Record<string, unknown>) {
  */
 function parseCommand(body: unknown, botName: string): CodeHostingEvent | null {
   const root = asRecord(body);
-  if (!root) throw new CodeHostingPayloadError('body');
+  if (!root) throw missingField('body');
   if (str(root.action) !== 'created') return null;
   const issue = asRecord(root.issue);
-  if (!issue) throw new CodeHostingPayloadError('issue');
+  if (!issue) throw missingField('issue');
   const link = asRecord(issue.pull_request);
   if (!link) return null;
   const comment = asRecord(root.comment);
-  if (!comment) throw new CodeHostingPayloadError('comment');
+  if (!comment) throw missingField('comment');
   const text = botCommand(str(comment.body), botName);
   if (text === null) return null;
   const commenter = str(asRecord(comment.user)?.login) ?? str(asRecord(root.sender)?.login);
   if (isBotAuthor(commenter, botName) || isBotAuthor(str(asRecord(root.sender)?.login), botName)) return null;
   const number = int(issue.number);
-  if (number === null) throw new CodeHostingPayloadError('issue.number');
+  if (number === null) throw missingField('issue.number');
   const repo = repositoryOf(root);
   const event: TriggerEventName = 'pull_request.command';
 

@@ -4,7 +4,7 @@
  * `./events` (which maps pull_request events to automation triggers): the same verified
  * delivery feeds both. Pure: the receiver hands in the event name and the parsed body.
  */
-import { asRecord, CodeHostingPayloadError, int, presentStrings, str } from '../codeHosting/events';
+import { asRecord, int, presentStrings, str } from '../codeHosting/events';
 import {
   accountId,
   githubThreadKey,
@@ -18,6 +18,7 @@ import {
   type ThreadPost,
   type ThreadRepository,
 } from '../codeHosting/threads';
+import { missingField } from '../payloadError';
 
 /** Check conclusions that mean the pull request's CI is broken. */
 const FAILED = new Set(['failure', 'timed_out', 'startup_failure']);
@@ -27,7 +28,7 @@ type Fields = Record<string, unknown>;
 function repositoryOf(root: Fields): ThreadRepository {
   const repo = asRecord(root.repository);
   const fullName = repo ? str(repo.full_name) : null;
-  if (!repo || fullName === null) throw new CodeHostingPayloadError('repository.full_name');
+  if (!repo || fullName === null) throw missingField('repository.full_name');
   return {
     provider: 'github',
     repositoryUrls: presentStrings([repo.html_url, repo.clone_url, repo.ssh_url, repo.git_url]),
@@ -39,16 +40,16 @@ function repositoryOf(root: Fields): ThreadRepository {
 function itemOf(fullName: string, raw: unknown, field: string, isPullRequest: boolean): ThreadItem {
   const item = asRecord(raw);
   const number = int(item?.number);
-  if (!item || number === null) throw new CodeHostingPayloadError(`${field}.number`);
+  if (!item || number === null) throw missingField(`${field}.number`);
   return { threadKey: githubThreadKey(fullName, number), number, isPullRequest, title: str(item.title), body: str(item.body), url: str(item.html_url) };
 }
 
 function personOf(raw: unknown, field: string): ThreadPerson & { bot: boolean } {
   const user = asRecord(raw);
   const login = str(user?.login);
-  if (!user || !login) throw new CodeHostingPayloadError(`${field}.login`);
+  if (!user || !login) throw missingField(`${field}.login`);
   const id = accountId(user.id);
-  if (id === null) throw new CodeHostingPayloadError(`${field}.id`);
+  if (id === null) throw missingField(`${field}.id`);
   return { id, login, name: str(user.name), email: str(user.email), bot: user.type === 'Bot' };
 }
 
@@ -124,7 +125,7 @@ function ciFailure(repo: ThreadRepository, check: Fields, kind: 'check_run' | 'c
  * Maps a delivery (X-GitHub-Event + body) to a thread event, or null when it concerns no
  * thread: `issues` opened/closed, `issue_comment` created, `pull_request` opened/closed,
  * `pull_request_review_comment` created, `check_run`/`check_suite` completed with a failure.
- * Throws `CodeHostingPayloadError` when such a delivery lacks a field the mapping needs.
+ * Throws `PayloadError` when such a delivery lacks a field the mapping needs.
  */
 export function parseGithubThreadEvent(eventName: string, body: unknown, botName: string): CodeHostingThreadEvent | null {
   const event = typeof eventName === 'string' ? eventName.trim().toLowerCase() : '';
@@ -154,7 +155,7 @@ export function parseGithubThreadEvent(eventName: string, body: unknown, botName
       const item = itemOf(repo.repositoryFullName, issue, 'issue', asRecord(issue?.pull_request) !== null);
       const comment = asRecord(root.comment);
       const id = int(comment?.id);
-      if (!comment || id === null) throw new CodeHostingPayloadError('comment.id');
+      if (!comment || id === null) throw missingField('comment.id');
       return post(repo, 'comment', item, comment, 'comment', `issue_comment:${id}`, botName);
     }
     case 'pull_request_review_comment': {
@@ -163,14 +164,14 @@ export function parseGithubThreadEvent(eventName: string, body: unknown, botName
       const item = itemOf(repo.repositoryFullName, root.pull_request, 'pull_request', true);
       const comment = asRecord(root.comment);
       const id = int(comment?.id);
-      if (!comment || id === null) throw new CodeHostingPayloadError('comment.id');
+      if (!comment || id === null) throw missingField('comment.id');
       return post(repo, 'comment', item, comment, 'comment', `pull_request_review_comment:${id}`, botName);
     }
     case 'check_run':
     case 'check_suite': {
       if (action !== 'completed') return null;
       const check = asRecord(root[event]);
-      if (!check) throw new CodeHostingPayloadError(event);
+      if (!check) throw missingField(event);
       return ciFailure(repositoryOf(root), check, event, root);
     }
     default:

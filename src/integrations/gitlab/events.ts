@@ -3,7 +3,8 @@
  * events, and of `/{botName}` notes on merge requests, to trigger events. Pure: the HTTP layer hands in headers and bodies.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { asRecord, bool, botCommand, CodeHostingPayloadError, int, isBotAuthor, presentStrings, str, truncate, type CodeHostingEvent, type TriggerEventName } from '../codeHosting/events';
+import { asRecord, bool, botCommand, int, isBotAuthor, presentStrings, str, truncate, type CodeHostingEvent, type TriggerEventName } from '../codeHosting/events';
+import { missingField } from '../payloadError';
 
 /** Constant-time comparison of `X-Gitlab-Token` with the configured token (false when either is empty/missing; must not leak length through early return timing more than unavoidable — hash both sides first). */
 export function verifyGitlabToken(expected: string, header: string | undefined): boolean {
@@ -36,21 +37,21 @@ export function parseGitlabEvent(eventName: string, body: unknown, options: Gitl
   if (kind === 'note hook') return parseCommand(body, options.botName ?? 'hangar');
   if (kind !== 'merge request hook') return null;
   const root = asRecord(body);
-  if (!root) throw new CodeHostingPayloadError('body');
+  if (!root) throw missingField('body');
   // The header is authoritative; a body that says it is something else is not ours to map.
   if (root.object_kind !== undefined && root.object_kind !== 'merge_request') return null;
   const attrs = asRecord(root.object_attributes);
-  if (!attrs) throw new CodeHostingPayloadError('object_attributes');
+  if (!attrs) throw missingField('object_attributes');
   const action = str(attrs.action);
-  if (action === null) throw new CodeHostingPayloadError('object_attributes.action');
+  if (action === null) throw missingField('object_attributes.action');
   const event = Object.prototype.hasOwnProperty.call(GITLAB_ACTIONS, action) ? GITLAB_ACTIONS[action]! : null;
   if (event === null) return null;
 
   const number = int(attrs.iid);
-  if (number === null) throw new CodeHostingPayloadError('object_attributes.iid');
+  if (number === null) throw missingField('object_attributes.iid');
   const project = asRecord(root.project);
   const fullName = project ? str(project.path_with_namespace) : null;
-  if (!project || fullName === null) throw new CodeHostingPayloadError('project.path_with_namespace');
+  if (!project || fullName === null) throw missingField('project.path_with_namespace');
 
   const sender = str(asRecord(root.user)?.username);
   const mergeRequest = mergeRequestPayload(number, attrs, sender);
@@ -99,10 +100,10 @@ const projectPayload = (project: Record<string, unknown>, fullName: string) => (
  */
 function parseCommand(body: unknown, botName: string): CodeHostingEvent | null {
   const root = asRecord(body);
-  if (!root) throw new CodeHostingPayloadError('body');
+  if (!root) throw missingField('body');
   if (root.object_kind !== undefined && root.object_kind !== 'note') return null;
   const note = asRecord(root.object_attributes);
-  if (!note) throw new CodeHostingPayloadError('object_attributes');
+  if (!note) throw missingField('object_attributes');
   if (str(note.noteable_type) !== 'MergeRequest' || note.system === true) return null;
   // `action` arrived in GitLab 16.11; older hooks fire on creation only.
   const action = str(note.action);
@@ -112,12 +113,12 @@ function parseCommand(body: unknown, botName: string): CodeHostingEvent | null {
   const commenter = str(asRecord(root.user)?.username);
   if (isBotAuthor(commenter, botName)) return null;
   const mr = asRecord(root.merge_request);
-  if (!mr) throw new CodeHostingPayloadError('merge_request');
+  if (!mr) throw missingField('merge_request');
   const number = int(mr.iid);
-  if (number === null) throw new CodeHostingPayloadError('merge_request.iid');
+  if (number === null) throw missingField('merge_request.iid');
   const project = asRecord(root.project);
   const fullName = project ? str(project.path_with_namespace) : null;
-  if (!project || fullName === null) throw new CodeHostingPayloadError('project.path_with_namespace');
+  if (!project || fullName === null) throw missingField('project.path_with_namespace');
   const event: TriggerEventName = 'merge_request.command';
   const mergeRequest = mergeRequestPayload(number, mr, null);
   return {

@@ -8,15 +8,16 @@
  * where answers go or who the author is as a member: the receiver keys the thread by the
  * connected repository's path, and the author is their account id (`user.email` is not read).
  */
-import { asRecord, CodeHostingPayloadError, int, presentStrings, str } from '../codeHosting/events';
+import { asRecord, int, presentStrings, str } from '../codeHosting/events';
 import { accountId, gitlabThreadKey, hasMarker, loginKey, type CiFailure, type CodeHostingThreadEvent, type ThreadItem, type ThreadPerson, type ThreadPost, type ThreadRepository } from '../codeHosting/threads';
+import { missingField } from '../payloadError';
 
 type Fields = Record<string, unknown>;
 
 function repositoryOf(root: Fields): ThreadRepository & { webUrl: string | null } {
   const project = asRecord(root.project);
   const fullName = project ? str(project.path_with_namespace) : null;
-  if (!project || fullName === null) throw new CodeHostingPayloadError('project.path_with_namespace');
+  if (!project || fullName === null) throw missingField('project.path_with_namespace');
   return {
     provider: 'gitlab',
     repositoryUrls: presentStrings([project.web_url, project.git_http_url, project.git_ssh_url, project.http_url, project.ssh_url]),
@@ -29,7 +30,7 @@ function repositoryOf(root: Fields): ThreadRepository & { webUrl: string | null 
 function itemOf(repo: ReturnType<typeof repositoryOf>, raw: unknown, field: string, mergeRequest: boolean): ThreadItem {
   const item = asRecord(raw);
   const iid = int(item?.iid);
-  if (!item || iid === null) throw new CodeHostingPayloadError(`${field}.iid`);
+  if (!item || iid === null) throw missingField(`${field}.iid`);
   const fallbackUrl = repo.webUrl ? `${repo.webUrl}/-/${mergeRequest ? 'merge_requests' : 'issues'}/${iid}` : null;
   return {
     threadKey: gitlabThreadKey(repo.repositoryFullName, iid, mergeRequest),
@@ -49,9 +50,9 @@ function itemOf(repo: ReturnType<typeof repositoryOf>, raw: unknown, field: stri
 function personOf(root: Fields): ThreadPerson {
   const user = asRecord(root.user);
   const login = str(user?.username);
-  if (!user || !login) throw new CodeHostingPayloadError('user.username');
+  if (!user || !login) throw missingField('user.username');
   const id = accountId(user.id);
-  if (id === null) throw new CodeHostingPayloadError('user.id');
+  if (id === null) throw missingField('user.id');
   return { id, login, name: str(user.name), email: null };
 }
 
@@ -76,7 +77,7 @@ const NOTE_HOOKS = new Set(['note hook', 'confidential note hook']);
  * Maps a delivery (X-Gitlab-Event + body) to a thread event, or null when it concerns no
  * thread: `Issue Hook` open/close, `Note Hook` on an issue or merge request, `Merge Request
  * Hook` open/close/merge, `Pipeline Hook` failed for a merge request. Throws
- * `CodeHostingPayloadError` when such a delivery lacks a field the mapping needs.
+ * `PayloadError` when such a delivery lacks a field the mapping needs.
  */
 export function parseGitlabThreadEvent(eventName: string, body: unknown, botName: string): CodeHostingThreadEvent | null {
   const event = typeof eventName === 'string' ? eventName.trim().toLowerCase() : '';
@@ -86,7 +87,7 @@ export function parseGitlabThreadEvent(eventName: string, body: unknown, botName
 
   if (ISSUE_HOOKS.has(event) || event === 'merge request hook') {
     const mergeRequest = event === 'merge request hook';
-    if (!attrs) throw new CodeHostingPayloadError('object_attributes');
+    if (!attrs) throw missingField('object_attributes');
     const action = str(attrs.action);
     const closing = action === 'close' || (mergeRequest && action === 'merge');
     if (action !== 'open' && !closing) return null;
@@ -98,7 +99,7 @@ export function parseGitlabThreadEvent(eventName: string, body: unknown, botName
   }
 
   if (NOTE_HOOKS.has(event)) {
-    if (!attrs) throw new CodeHostingPayloadError('object_attributes');
+    if (!attrs) throw missingField('object_attributes');
     // Edits of a note and the notes GitLab writes itself ("changed the description") are not messages.
     if (attrs.system === true || (attrs.action !== undefined && attrs.action !== 'create')) return null;
     const type = str(attrs.noteable_type);
@@ -108,12 +109,12 @@ export function parseGitlabThreadEvent(eventName: string, body: unknown, botName
     const { webUrl: _webUrl, ...repo } = full;
     const item = itemOf(full, mergeRequest ? root.merge_request : root.issue, mergeRequest ? 'merge_request' : 'issue', mergeRequest);
     const id = int(attrs.id);
-    if (id === null) throw new CodeHostingPayloadError('object_attributes.id');
+    if (id === null) throw missingField('object_attributes.id');
     return post(repo, 'comment', item, str(attrs.note) ?? '', root, `note:${id}`, botName, str(attrs.url));
   }
 
   if (event === 'pipeline hook') {
-    if (!attrs) throw new CodeHostingPayloadError('object_attributes');
+    if (!attrs) throw missingField('object_attributes');
     if (attrs.status !== 'failed') return null;
     const iid = int(asRecord(root.merge_request)?.iid);
     if (iid === null) return null;

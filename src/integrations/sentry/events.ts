@@ -10,6 +10,7 @@
  */
 import { matchesHmacSha256 } from '../../crypto/hmac';
 import type { SentryEventName } from '../../domain/automations/sentry';
+import { missingField } from '../payloadError';
 
 /** Hex HMAC-SHA256 of the raw body with the integration's client secret, compared in constant time. */
 export function verifySentrySignature(clientSecret: string, rawBody: Buffer, header: string | undefined): boolean {
@@ -27,12 +28,6 @@ export interface SentryEvent {
   payload: Record<string, unknown>;
 }
 
-export class SentryPayloadError extends Error {
-  constructor(readonly field: string) {
-    super(`Sentry payload is missing required field "${field}"`);
-    this.name = 'SentryPayloadError';
-  }
-}
 
 type Fields = Record<string, unknown>;
 const record = (v: unknown): Fields | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Fields) : null);
@@ -95,12 +90,12 @@ export const sentryInstallationUuid = (body: unknown): string | null => text(rec
 
 /**
  * Maps a verified delivery (the `Sentry-Hook-Resource` header + parsed body). Null for the
- * resources and actions that trigger nothing; a `SentryPayloadError` when one that should lacks
+ * resources and actions that trigger nothing; a `PayloadError` when one that should lacks
  * what the mapping needs.
  */
 export function parseSentryEvent(resource: string, body: unknown): SentryEvent | null {
   const root = record(body);
-  if (!root) throw new SentryPayloadError('body');
+  if (!root) throw missingField('body', 'Sentry payload');
   const action = text(root.action);
   const data = record(root.data);
   const kind = `${resource.trim().toLowerCase()}.${action ?? ''}`;
@@ -111,15 +106,15 @@ export function parseSentryEvent(resource: string, body: unknown): SentryEvent |
 }
 
 function fromIssue(issue: Fields | null): SentryEvent {
-  if (!issue) throw new SentryPayloadError('data.issue');
+  if (!issue) throw missingField('data.issue', 'Sentry payload');
   const id = text(issue.id);
-  if (!id) throw new SentryPayloadError('data.issue.id');
+  if (!id) throw missingField('data.issue.id', 'Sentry payload');
   const project = record(issue.project);
   const fromUrls = slugsFromApiUrls(issue.project_url, issue.url);
   const projectSlug = text(project?.slug) ?? fromUrls?.project;
-  if (!projectSlug) throw new SentryPayloadError('data.issue.project.slug');
+  if (!projectSlug) throw missingField('data.issue.project.slug', 'Sentry payload');
   const organizationSlug = fromUrls?.organization ?? organizationFromWebUrls(issue.web_url, issue.permalink);
-  if (!organizationSlug) throw new SentryPayloadError('data.issue.project_url');
+  if (!organizationSlug) throw missingField('data.issue.project_url', 'Sentry payload');
   const level = text(issue.level);
   return {
     event: 'issue.created',
@@ -149,11 +144,11 @@ function fromIssue(issue: Fields | null): SentryEvent {
 }
 
 function fromEvent(name: 'event_alert.triggered' | 'error.created', event: Fields | null, at: string, triggeredRule: string | null): SentryEvent {
-  if (!event) throw new SentryPayloadError(at);
+  if (!event) throw missingField(at, 'Sentry payload');
   const issueId = text(event.issue_id);
-  if (!issueId) throw new SentryPayloadError(`${at}.issue_id`);
+  if (!issueId) throw missingField(`${at}.issue_id`, 'Sentry payload');
   const slugs = slugsFromApiUrls(event.url);
-  if (!slugs) throw new SentryPayloadError(`${at}.url`);
+  if (!slugs) throw missingField(`${at}.url`, 'Sentry payload');
   const level = text(event.level);
   const metadata = record(event.metadata);
   return {

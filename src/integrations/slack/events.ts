@@ -8,10 +8,7 @@
  * which is why a delivery is identified by its message (`slackMessageDeliveryId`), not its event.
  */
 import { slackThreadDebounceKey } from '../../domain/automations/events';
-
-export class SlackPayloadError extends Error {
-  override name = 'SlackPayloadError';
-}
+import { PayloadError } from '../payloadError';
 
 /** A person's message, in a channel or a direct conversation. */
 export interface SlackMessage {
@@ -52,22 +49,22 @@ export function envelopeTeamId(body: unknown): string | null {
   return team && ID.test(team) ? team : null;
 }
 
-/** Maps a verified envelope to what Hangar does with it. Throws SlackPayloadError when malformed. */
+/** Maps a verified envelope to what Hangar does with it. Throws PayloadError when malformed. */
 export function parseSlackEnvelope(body: unknown, ownBotUserId: string | null = null): SlackDelivery {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new SlackPayloadError('the body is not a JSON object');
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new PayloadError('the body is not a JSON object');
   const envelope = body as Record<string, unknown>;
   if (envelope.type === 'url_verification') {
     const challenge = str(envelope.challenge);
-    if (!challenge || challenge.length > 500) throw new SlackPayloadError('url_verification without a challenge');
+    if (!challenge || challenge.length > 500) throw new PayloadError('url_verification without a challenge');
     return { kind: 'url_verification', challenge };
   }
   const teamId = envelopeTeamId(envelope);
   if (envelope.type !== 'event_callback') return { kind: 'ignored', teamId, reason: `envelope type ${String(envelope.type)}` };
-  if (!teamId) throw new SlackPayloadError('event_callback without a team_id');
+  if (!teamId) throw new PayloadError('event_callback without a team_id');
   const eventId = str(envelope.event_id);
-  if (!eventId || !/^[A-Za-z0-9]{1,64}$/.test(eventId)) throw new SlackPayloadError('event_callback without a valid event_id');
+  if (!eventId || !/^[A-Za-z0-9]{1,64}$/.test(eventId)) throw new PayloadError('event_callback without a valid event_id');
   const event = envelope.event;
-  if (!event || typeof event !== 'object') throw new SlackPayloadError('event_callback without an event');
+  if (!event || typeof event !== 'object') throw new PayloadError('event_callback without an event');
   const botUserId = ownBotUserId ?? authorizedBot(envelope.authorizations);
   const ignored = (reason: string): SlackDelivery => ({ kind: 'ignored', teamId, reason });
 
@@ -81,10 +78,10 @@ export function parseSlackEnvelope(body: unknown, ownBotUserId: string | null = 
   if (botUserId && user === botUserId) return ignored("Hangar's own message");
   const channelId = str(e.channel);
   const ts = str(e.ts);
-  if (!channelId || !ID.test(channelId)) throw new SlackPayloadError('event without a valid channel');
-  if (!ts || !TS.test(ts)) throw new SlackPayloadError('event without a valid ts');
+  if (!channelId || !ID.test(channelId)) throw new PayloadError('event without a valid channel');
+  if (!ts || !TS.test(ts)) throw new PayloadError('event without a valid ts');
   const threadTs = str(e.thread_ts);
-  if (threadTs !== null && !TS.test(threadTs)) throw new SlackPayloadError('event with an invalid thread_ts');
+  if (threadTs !== null && !TS.test(threadTs)) throw new PayloadError('event with an invalid thread_ts');
   return {
     kind: 'message',
     teamId,

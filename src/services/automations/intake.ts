@@ -15,13 +15,14 @@ import { DomainError, invalid, notFound } from '../../domain/errors';
 import { parseJsonText } from '../../domain/inputHygiene';
 import type { EventBus } from '../../events/bus';
 import type { Logger } from '../../logger';
-import { CodeHostingPayloadError, isExcludedActor, normaliseRepositoryUrl, type CodeHostingEvent } from '../../integrations/codeHosting/events';
+import { isExcludedActor, normaliseRepositoryUrl, type CodeHostingEvent } from '../../integrations/codeHosting/events';
 import { githubSignatureClaim, parseGithubEvent, verifyGithubSignature } from '../../integrations/github/events';
 import { streamingHmacSha256 } from '../../crypto/hmac';
 import { parseGitlabEvent } from '../../integrations/gitlab/events';
 import type { CodeHostingThreads } from '../integrations/codeHostingThreads';
 import type { GitlabSender, GitlabSenders } from '../integrations/gitlabSenders';
 import type { AutomationInbox, InboxItem } from './inbox';
+import { PayloadError } from '../../integrations/payloadError';
 
 /** The custom webhook's body limit (interop §10.4). */
 export const CUSTOM_WEBHOOK_LIMIT_BYTES = 256 * 1024;
@@ -172,7 +173,7 @@ export function createAutomationIntake(deps: {
     try {
       return parse();
     } catch (err) {
-      if (err instanceof CodeHostingPayloadError) throw invalid('Invalid webhook payload', err.message);
+      if (err instanceof PayloadError) throw invalid('Invalid webhook payload', err.message);
       throw err;
     }
   }

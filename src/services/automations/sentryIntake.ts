@@ -17,9 +17,10 @@ import { sentryIssueDebounceKey } from '../../domain/automations/events';
 import { sentryTriggerMatches, type SentryTriggerConfig } from '../../domain/automations/sentry';
 import { DomainError, invalid } from '../../domain/errors';
 import type { Logger } from '../../logger';
-import { parseSentryEvent, SentryPayloadError, sentryInstallationUuid, sentryOrganizationSlug, verifySentrySignature } from '../../integrations/sentry/events';
+import { parseSentryEvent, sentryInstallationUuid, sentryOrganizationSlug, verifySentrySignature } from '../../integrations/sentry/events';
 import type { AutomationInbox, InboxItem } from './inbox';
 import type { CodeHostingAnswer, WebhookRequest } from './intake';
+import { PayloadError } from '../../integrations/payloadError';
 
 /** Sentry's payloads are event JSON with stack frames; a few MB at most. */
 export const SENTRY_LIMIT_BYTES = 5 * 1024 * 1024;
@@ -86,7 +87,7 @@ export function createSentryIntake(deps: {
       try {
         event = parseSentryEvent(resource, body);
       } catch (err) {
-        if (err instanceof SentryPayloadError) throw invalid('Invalid webhook payload', err.message);
+        if (err instanceof PayloadError) throw invalid('Invalid webhook payload', err.message);
         throw err;
       }
       if (!event) return { accepted: true, matched: 0, duplicate: false, ignored: 'this resource or action triggers no automation' };

@@ -22,7 +22,7 @@
 import { createHash } from 'node:crypto';
 import type { Repositories } from '../../db';
 import type { OrganizationSettingsRow } from '../../db/organizationSettingsRepository';
-import { botCommand, CodeHostingPayloadError, normaliseRepositoryUrl, repositoryPathOf, type CodeHostingProvider } from '../../integrations/codeHosting/events';
+import { botCommand, normaliseRepositoryUrl, repositoryPathOf, type CodeHostingProvider } from '../../integrations/codeHosting/events';
 import {
   ciFailureText,
   rekeyThread,
@@ -41,6 +41,7 @@ import { parseGitlabThreadEvent } from '../../integrations/gitlab/mentions';
 import type { ThreadBinding, ThreadDispatcher } from '../../integrations/threads/types';
 import type { Logger } from '../../logger';
 import type { GitlabSender } from './gitlabSenders';
+import { PayloadError } from '../../integrations/payloadError';
 
 interface Target {
   organizationId: string;
@@ -186,7 +187,7 @@ export function createCodeHostingThreads(deps: {
       event = parse();
     } catch (err) {
       // The automation path already answered for this delivery; a thread payload it cannot read is only logged.
-      if (err instanceof CodeHostingPayloadError) {
+      if (err instanceof PayloadError) {
         logger.warn('code-hosting delivery not routed to a thread', { provider, deliveryId, reason: err.message });
         return { routed: 0 };
       }

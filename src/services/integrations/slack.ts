@@ -30,7 +30,6 @@ import {
   messageKind,
   parseSlackEnvelope,
   plainText,
-  SlackPayloadError,
   slackMessageDeliveryId,
   slackThreadKey,
   threadRootOf,
@@ -40,6 +39,7 @@ import {
 import { slackTimestampFresh, verifySlackSignature } from '../../integrations/slack/signature';
 import type { InboundThreadMessage, ThreadDispatcher } from '../../integrations/threads/types';
 import type { SlackAutomationIntake } from '../automations/slackIntake';
+import { PayloadError } from '../../integrations/payloadError';
 
 /** Slack's event payloads are a few kilobytes; this is generous. */
 export const SLACK_EVENTS_LIMIT_BYTES = 512 * 1024;
@@ -161,7 +161,7 @@ export function createSlackReceiver(deps: {
       try {
         delivery = parseSlackEnvelope(body, botUserId);
       } catch (err) {
-        if (err instanceof SlackPayloadError) throw invalid('Invalid Slack event', err.message);
+        if (err instanceof PayloadError) throw invalid('Invalid Slack event', err.message);
         throw err;
       }
       if (delivery.kind === 'url_verification') return { ok: true, challenge: delivery.challenge };

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
-import { botCommand, CodeHostingPayloadError, isBotAuthor, repositoryFullNameOf } from '../../../../src/integrations/codeHosting/events';
+import { botCommand, isBotAuthor, repositoryFullNameOf } from '../../../../src/integrations/codeHosting/events';
 import { parseGithubEvent } from '../../../../src/integrations/github/events';
 import { parseGitlabEvent } from '../../../../src/integrations/gitlab/events';
+import { PayloadError } from '../../../../src/integrations/payloadError';
 
 /** An `issue_comment` delivery shaped like GitHub's documented body (trimmed to the usual keys). */
 function issueComment(body: string, over: { action?: string; onIssue?: boolean; commenter?: string; sender?: string } = {}): Record<string, unknown> {
@@ -146,11 +147,11 @@ describe('parseGithubEvent: pull_request.command', () => {
   it('throws on a command comment missing what the mapping needs', () => {
     const body = issueComment('/hangar go');
     delete (body.issue as Record<string, unknown>).number;
-    expect(() => parseGithubEvent('issue_comment', body)).to.throw(CodeHostingPayloadError, /issue\.number/);
+    expect(() => parseGithubEvent('issue_comment', body)).to.throw(PayloadError, /issue\.number/);
     const noRepo = issueComment('/hangar go');
     delete noRepo.repository;
-    expect(() => parseGithubEvent('issue_comment', noRepo)).to.throw(CodeHostingPayloadError, /repository\.full_name/);
-    expect(() => parseGithubEvent('issue_comment', { action: 'created' })).to.throw(CodeHostingPayloadError, /issue/);
+    expect(() => parseGithubEvent('issue_comment', noRepo)).to.throw(PayloadError, /repository\.full_name/);
+    expect(() => parseGithubEvent('issue_comment', { action: 'created' })).to.throw(PayloadError, /issue/);
   });
 });
 
@@ -178,6 +179,6 @@ describe('parseGitlabEvent: merge_request.command', () => {
   it('throws on a command note without its merge request', () => {
     const body = mergeRequestNote('/hangar go');
     delete body.merge_request;
-    expect(() => parseGitlabEvent('Note Hook', body)).to.throw(CodeHostingPayloadError, /merge_request/);
+    expect(() => parseGitlabEvent('Note Hook', body)).to.throw(PayloadError, /merge_request/);
   });
 });

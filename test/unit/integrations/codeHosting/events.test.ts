@@ -1,8 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
-import { CodeHostingPayloadError, isExcludedActor, normaliseRepositoryUrl } from '../../../../src/integrations/codeHosting/events';
+import { isExcludedActor, normaliseRepositoryUrl } from '../../../../src/integrations/codeHosting/events';
 import { parseGithubEvent, verifyGithubSignature } from '../../../../src/integrations/github/events';
 import { parseGitlabEvent, verifyGitlabToken } from '../../../../src/integrations/gitlab/events';
+import { PayloadError } from '../../../../src/integrations/payloadError';
 
 const HEAD_SHA = '6dcb09b5b57875f334f61aebed695e2e4193db5e';
 const BASE_SHA = '9049f1265b7d61be4a8904a9a27120d2064dab3b';
@@ -268,19 +269,19 @@ describe('codeHosting/events', () => {
       expect(parseGithubEvent('issues', githubPullRequest('opened'))).to.equal(null);
     });
 
-    it('throws a CodeHostingPayloadError naming "number" when the body lacks it', () => {
+    it('throws a PayloadError naming "number" when the body lacks it', () => {
       const body = githubPullRequest('opened');
       delete body.number;
-      expect(() => parseGithubEvent('pull_request', body)).to.throw(CodeHostingPayloadError, /number/);
+      expect(() => parseGithubEvent('pull_request', body)).to.throw(PayloadError, /number/);
     });
 
     it('throws naming repository.full_name and pull_request when those are missing', () => {
       const noRepo = githubPullRequest('opened');
       delete (noRepo.repository as Record<string, unknown>).full_name;
-      expect(() => parseGithubEvent('pull_request', noRepo)).to.throw(CodeHostingPayloadError, /repository\.full_name/);
+      expect(() => parseGithubEvent('pull_request', noRepo)).to.throw(PayloadError, /repository\.full_name/);
       const noPr = githubPullRequest('synchronize');
       delete noPr.pull_request;
-      expect(() => parseGithubEvent('pull_request', noPr)).to.throw(CodeHostingPayloadError, /pull_request/);
+      expect(() => parseGithubEvent('pull_request', noPr)).to.throw(PayloadError, /pull_request/);
     });
 
     it('fills missing optional fields with null, never undefined', () => {
@@ -407,13 +408,13 @@ describe('codeHosting/events', () => {
     it('throws naming the iid when object_attributes.iid is missing', () => {
       const body = gitlabMergeRequest('open');
       delete (body.object_attributes as Record<string, unknown>).iid;
-      expect(() => parseGitlabEvent('Merge Request Hook', body)).to.throw(CodeHostingPayloadError, /object_attributes\.iid/);
+      expect(() => parseGitlabEvent('Merge Request Hook', body)).to.throw(PayloadError, /object_attributes\.iid/);
     });
 
     it('throws naming path_with_namespace when the project lacks it', () => {
       const body = gitlabMergeRequest('merge');
       delete (body.project as Record<string, unknown>).path_with_namespace;
-      expect(() => parseGitlabEvent('Merge Request Hook', body)).to.throw(CodeHostingPayloadError, /project\.path_with_namespace/);
+      expect(() => parseGitlabEvent('Merge Request Hook', body)).to.throw(PayloadError, /project\.path_with_namespace/);
     });
 
     it('fills missing optional fields with null, never undefined', () => {

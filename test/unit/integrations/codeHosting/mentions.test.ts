@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CodeHostingPayloadError } from '../../../../src/integrations/codeHosting/events';
+import {  } from '../../../../src/integrations/codeHosting/events';
 import {
   ciFailureText,
   environmentTag,
@@ -17,6 +17,7 @@ import { parseGitlabThreadEvent } from '../../../../src/integrations/gitlab/ment
 import { githubPullRequest } from '../../../support/codeHosting';
 import { githubCheckRun, githubIssue, githubIssueComment, gitlabIssue, gitlabNote, gitlabPipeline } from '../../../support/mentionDeliveries';
 import { gitlabMergeRequest } from '../../../support/codeHosting';
+import { PayloadError } from '../../../../src/integrations/payloadError';
 
 const REPO = 'acme/app';
 
@@ -107,12 +108,12 @@ describe('code-hosting mentions', () => {
     });
 
     it('throws a payload error naming the missing field', () => {
-      expect(() => parseGithubThreadEvent('issues', { action: 'opened', repository: { full_name: REPO } }, 'hangar')).to.throw(CodeHostingPayloadError, 'issue.number');
-      expect(() => parseGithubThreadEvent('issue_comment', { action: 'created', issue: { number: 1 } }, 'hangar')).to.throw(CodeHostingPayloadError, 'repository.full_name');
+      expect(() => parseGithubThreadEvent('issues', { action: 'opened', repository: { full_name: REPO } }, 'hangar')).to.throw(PayloadError, 'issue.number');
+      expect(() => parseGithubThreadEvent('issue_comment', { action: 'created', issue: { number: 1 } }, 'hangar')).to.throw(PayloadError, 'repository.full_name');
       // An author without an account id cannot be told apart from whoever takes their login next.
       const anonymous = githubIssueComment({ fullName: REPO, number: 1, comment: '@hangar hi' }) as { comment: { user: Record<string, unknown> } };
       delete anonymous.comment.user.id;
-      expect(() => parseGithubThreadEvent('issue_comment', anonymous, 'hangar')).to.throw(CodeHostingPayloadError, 'comment.user.id');
+      expect(() => parseGithubThreadEvent('issue_comment', anonymous, 'hangar')).to.throw(PayloadError, 'comment.user.id');
     });
 
     it('maps a failed check run to its pull requests, and ignores success and neutral ones', () => {
@@ -159,7 +160,7 @@ describe('code-hosting mentions', () => {
       expect(onIssue.author).to.deep.equal({ id: '17', login: 'dev', name: 'dev', email: null });
       const anonymous = gitlabNote({ fullName: 'grp/app', iid: 4, note: '@hangar fix' }) as { user: Record<string, unknown> };
       delete anonymous.user.id;
-      expect(() => parseGitlabThreadEvent('Note Hook', anonymous, 'hangar')).to.throw(CodeHostingPayloadError, 'user.id');
+      expect(() => parseGitlabThreadEvent('Note Hook', anonymous, 'hangar')).to.throw(PayloadError, 'user.id');
       const onMr = parseGitlabThreadEvent('Note Hook', gitlabNote({ fullName: 'grp/app', iid: 4, note: 'x', mergeRequest: true }), 'hangar') as ThreadPost;
       expect(onMr.item).to.include({ threadKey: 'grp/app!4', isPullRequest: true });
     });

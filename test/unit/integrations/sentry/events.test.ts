@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import { parseSentryEvent, SentryPayloadError, sentryInstallationUuid, sentryOrganizationSlug, verifySentrySignature } from '../../../../src/integrations/sentry/events';
+import { parseSentryEvent, sentryInstallationUuid, sentryOrganizationSlug, verifySentrySignature } from '../../../../src/integrations/sentry/events';
 import { sentryErrorCreated, sentryEventAlert, sentryIssueCreated, signSentry } from '../../../support/fakeSentry';
+import { PayloadError } from '../../../../src/integrations/payloadError';
 
 const SECRET = 'sentry-client-secret';
 
@@ -53,9 +54,9 @@ describe('integrations/sentry/events', () => {
     expect(parseSentryEvent('issue', { ...sentryIssueCreated({ organization: 'a', project: 'b' }), action: 'resolved' })).to.equal(null);
     expect(parseSentryEvent('installation', { action: 'created', data: {} })).to.equal(null);
     expect(parseSentryEvent('metric_alert', { action: 'critical', data: {} })).to.equal(null);
-    expect(() => parseSentryEvent('issue', { action: 'created', data: {} })).to.throw(SentryPayloadError, /data\.issue/);
-    expect(() => parseSentryEvent('event_alert', { action: 'triggered', data: { event: { issue_id: '1' } } })).to.throw(SentryPayloadError, /data\.event\.url/);
-    expect(() => parseSentryEvent('error', { action: 'created', data: { error: { url: 'https://sentry.io/api/0/projects/a/b/events/1/' } } })).to.throw(SentryPayloadError, /data\.error\.issue_id/);
-    expect(() => parseSentryEvent('issue', 'text')).to.throw(SentryPayloadError, /body/);
+    expect(() => parseSentryEvent('issue', { action: 'created', data: {} })).to.throw(PayloadError, /data\.issue/);
+    expect(() => parseSentryEvent('event_alert', { action: 'triggered', data: { event: { issue_id: '1' } } })).to.throw(PayloadError, /data\.event\.url/);
+    expect(() => parseSentryEvent('error', { action: 'created', data: { error: { url: 'https://sentry.io/api/0/projects/a/b/events/1/' } } })).to.throw(PayloadError, /data\.error\.issue_id/);
+    expect(() => parseSentryEvent('issue', 'text')).to.throw(PayloadError, /body/);
   });
 });

@@ -5,7 +5,6 @@ import {
   messageKind,
   parseSlackEnvelope,
   plainText,
-  SlackPayloadError,
   slackMessageDebounceKey,
   slackMessageDeliveryId,
   slackThreadKey,
@@ -13,6 +12,7 @@ import {
   titleOf,
   type SlackMessage,
 } from '../../../../src/integrations/slack/events';
+import { PayloadError } from '../../../../src/integrations/payloadError';
 
 const BOT = 'UBOT0001';
 const envelope = (event: Record<string, unknown>, over: Record<string, unknown> = {}) => ({
@@ -37,7 +37,7 @@ function messageOf(body: unknown): SlackMessage {
 describe('integrations/slack/events', () => {
   it('answers url_verification with its challenge', () => {
     expect(parseSlackEnvelope({ token: 't', challenge: 'abc123', type: 'url_verification' })).to.deep.equal({ kind: 'url_verification', challenge: 'abc123' });
-    expect(() => parseSlackEnvelope({ type: 'url_verification' })).to.throw(SlackPayloadError);
+    expect(() => parseSlackEnvelope({ type: 'url_verification' })).to.throw(PayloadError);
   });
 
   it('reads a mention: team, event id, the bot from authorizations, channel, ts', () => {
@@ -95,7 +95,7 @@ describe('integrations/slack/events', () => {
   });
 
   it('refuses malformed envelopes', () => {
-    expect(() => parseSlackEnvelope('x')).to.throw(SlackPayloadError);
+    expect(() => parseSlackEnvelope('x')).to.throw(PayloadError);
     expect(() => parseSlackEnvelope(envelope(mention, { team_id: undefined }))).to.throw(/team_id/);
     expect(() => parseSlackEnvelope(envelope(mention, { event_id: 'bad id!' }))).to.throw(/event_id/);
     expect(() => parseSlackEnvelope(envelope({ ...mention, ts: 'now' }))).to.throw(/ts/);
