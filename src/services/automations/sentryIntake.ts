@@ -7,28 +7,22 @@
  * by `Request-ID` and, since that header is not signed, by the signed body: a captured delivery
  * sent again under another id (or none) is a duplicate.
  */
-import { parseJsonText } from '../../domain/inputHygiene';
 import type { ConnectionsRepository } from '../../db/connectionsRepository';
 import type { AutomationsRepository } from '../../db/automationsRepository';
 import { isHexSha256 } from '../../crypto/hmac';
-import { sealedField } from '../../crypto/sealedFields';
 import type { SecretBox } from '../../crypto/secretBox';
 import { sentryIssueDebounceKey } from '../../domain/automations/events';
 import { sentryTriggerMatches, type SentryTriggerConfig } from '../../domain/automations/sentry';
 import { DomainError, invalid } from '../../domain/errors';
 import type { Logger } from '../../logger';
 import { parseSentryEvent, sentryInstallationUuid, sentryOrganizationSlug, verifySentrySignature } from '../../integrations/sentry/events';
+import { createSignedDeliveryOpener, header } from '../../core/receivers/signedDelivery';
 import type { AutomationInbox, InboxItem } from './inbox';
 import type { CodeHostingAnswer, WebhookRequest } from './intake';
 import { PayloadError } from '../../integrations/payloadError';
 
 /** Sentry's payloads are event JSON with stack frames; a few MB at most. */
 export const SENTRY_LIMIT_BYTES = 5 * 1024 * 1024;
-
-const header = (req: Pick<WebhookRequest, 'headers'>, name: string): string | undefined => {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v[0] : v;
-};
 
 const rejected = (details: string) => new DomainError('unauthenticated', 'Invalid webhook signature', details);
 
@@ -42,16 +36,15 @@ export function createSentryIntake(deps: {
   secretBox: SecretBox;
   logger: Logger;
 }) {
-  /** The connection's client secret, or null when it has none (sealed JSON `{client_secret}`). */
-  function clientSecret(connection: { id: string; secrets_sealed: string }): string | null {
-    try {
-      const secrets = JSON.parse(deps.secretBox.open(connection.secrets_sealed, sealedField('connections', 'secrets_sealed', connection.id))) as { client_secret?: unknown };
-      return typeof secrets.client_secret === 'string' && secrets.client_secret ? secrets.client_secret : null;
-    } catch (err) {
-      deps.logger.error('a sentry connection has unreadable secrets', { err });
-      return null;
-    }
-  }
+  const openSigned = createSignedDeliveryOpener(deps, {
+    provider: 'sentry',
+    rejected,
+    mismatch: 'Sentry-Hook-Signature does not match the body for a connected Sentry organization',
+    externalId: sentryOrganizationSlug,
+    // The integration's client secret signs its deliveries (sealed JSON `{client_secret}`).
+    signingSecret: (secrets) => (typeof secrets.client_secret === 'string' && secrets.client_secret ? secrets.client_secret : null),
+    signedWith: (secret, req) => verifySentrySignature(secret, req.body, header(req, 'sentry-hook-signature')),
+  });
 
   return {
     /** A delivery without a well-formed `Sentry-Hook-Signature` is refused before its body is read. */
@@ -60,19 +53,7 @@ export function createSentryIntake(deps: {
     },
 
     async accept(req: WebhookRequest): Promise<CodeHostingAnswer> {
-      let body: unknown;
-      try {
-        body = parseJsonText(req.body.toString('utf8'));
-      } catch {
-        // Unreadable: no organization to verify against, the same answer as a forged delivery.
-        throw rejected('the body is not JSON');
-      }
-      const slug = sentryOrganizationSlug(body);
-      const connection = slug ? await deps.connections.findByExternalId('sentry', slug) : null;
-      const secret = connection ? clientSecret(connection) : null;
-      if (!connection || !secret || !verifySentrySignature(secret, req.body, header(req, 'sentry-hook-signature'))) {
-        throw rejected('Sentry-Hook-Signature does not match the body for a connected Sentry organization');
-      }
+      const { body, connection } = await openSigned(req);
       const installation = connection.settings.installation_id;
       if (typeof installation === 'string' && installation !== sentryInstallationUuid(body)) {
         throw rejected('the delivery comes from another installation of the integration');

@@ -12,9 +12,7 @@
  * The core records `Linear-Delivery` as the delivery id and starts the work in Temporal before
  * this answers, within Linear's 5 seconds.
  */
-import { parseJsonText } from '../../domain/inputHygiene';
 import { isHexSha256 } from '../../crypto/hmac';
-import { sealedField } from '../../crypto/sealedFields';
 import type { SecretBox } from '../../crypto/secretBox';
 import type { ConnectionsRepository } from '../../db/connectionsRepository';
 import type { IntegrationThreadsRepository } from '../../db/integrationThreadsRepository';
@@ -30,6 +28,7 @@ import {
   linearThreadEvent,
   verifyLinearSignature,
 } from '../../integrations/linear/webhook';
+import { createSignedDeliveryOpener, header } from '../../core/receivers/signedDelivery';
 import type { WebhookRequest } from '../automations/intake';
 
 /** Linear's deliveries are small JSON documents. */
@@ -47,11 +46,6 @@ export interface LinearAnswer {
 const DELIVERY_ID = /^[A-Za-z0-9._:-]{1,200}$/;
 const rejected = (details: string) => new DomainError('unauthenticated', 'Invalid webhook signature', details);
 
-const header = (req: Pick<WebhookRequest, 'headers'>, name: string): string | undefined => {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v[0] : v;
-};
-
 export function createLinearReceiver(deps: {
   connections: Pick<ConnectionsRepository, 'findByExternalId'>;
   threads: Pick<IntegrationThreadsRepository, 'find'>;
@@ -62,15 +56,14 @@ export function createLinearReceiver(deps: {
 }) {
   const now = deps.now ?? Date.now;
 
-  function webhookSecret(connection: { id: string; secrets_sealed: string }): string | null {
-    try {
-      const secrets = JSON.parse(deps.secretBox.open(connection.secrets_sealed, sealedField('connections', 'secrets_sealed', connection.id))) as { webhook_secret?: unknown };
-      return typeof secrets.webhook_secret === 'string' && secrets.webhook_secret ? secrets.webhook_secret : null;
-    } catch (err) {
-      deps.logger.error('a linear connection has unreadable secrets', { err });
-      return null;
-    }
-  }
+  const openSigned = createSignedDeliveryOpener(deps, {
+    provider: 'linear',
+    rejected,
+    mismatch: 'Linear-Signature does not match the body for a connected Linear organization',
+    externalId: (body) => linearEnvelope(body)?.organizationId ?? null,
+    signingSecret: (secrets) => (typeof secrets.webhook_secret === 'string' && secrets.webhook_secret ? secrets.webhook_secret : null),
+    signedWith: (secret, req) => verifyLinearSignature(secret, req.body, header(req, 'linear-signature')),
+  });
 
   const ignored = (why: string): LinearAnswer => ({ accepted: true, routed: null, duplicate: false, ignored: why });
 
@@ -81,18 +74,9 @@ export function createLinearReceiver(deps: {
     },
 
     async accept(req: WebhookRequest): Promise<LinearAnswer> {
-      let body: unknown;
-      try {
-        body = parseJsonText(req.body.toString('utf8'));
-      } catch {
-        throw rejected('the body is not JSON');
-      }
-      const envelope = linearEnvelope(body);
-      const connection = envelope ? await deps.connections.findByExternalId('linear', envelope.organizationId) : null;
-      const secret = connection ? webhookSecret(connection) : null;
-      if (!envelope || !connection || !secret || !verifyLinearSignature(secret, req.body, header(req, 'linear-signature'))) {
-        throw rejected('Linear-Signature does not match the body for a connected Linear organization');
-      }
+      const { body, connection } = await openSigned(req);
+      // Opened: the body named its organization, so it is an envelope.
+      const envelope = linearEnvelope(body)!;
       if (!isFreshLinearTimestamp(envelope.webhookTimestamp, now())) throw rejected('webhookTimestamp is more than 60 seconds away from now');
       const deliveryId = header(req, 'linear-delivery');
       if (!deliveryId || !DELIVERY_ID.test(deliveryId)) throw invalid('Invalid webhook delivery', 'Linear-Delivery must be the delivery id');

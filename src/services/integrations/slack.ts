@@ -17,13 +17,13 @@
  * `message` all do nothing the second time. A replay with a fresh timestamp needs a new
  * signature, which only the signing secret can make.
  */
-import { parseJsonText } from '../../domain/inputHygiene';
+import { createSignedDeliveryOpener, header } from '../../core/receivers/signedDelivery';
 import type { SecretBox } from '../../crypto/secretBox';
 import type { Repositories } from '../../db';
 import type { SealedConnectionRow } from '../../db/connectionsRepository';
 import { DomainError, invalid } from '../../domain/errors';
 import type { Logger } from '../../logger';
-import { botUserIdOf, openSlackSecrets } from '../../integrations/slack/connection';
+import { botUserIdOf } from '../../integrations/slack/connection';
 import {
   environmentTag,
   envelopeTeamId,
@@ -64,11 +64,6 @@ const SIGNATURE = /^v0=[0-9a-f]{64}$/;
 /** One answer for every delivery that cannot be trusted: nothing tells a caller which check failed. */
 const rejected = () => new DomainError('unauthenticated', 'Invalid request signature', null);
 
-const header = (req: Pick<SlackRequest, 'headers'>, name: string): string | undefined => {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v[0] : v;
-};
-
 export function createSlackReceiver(deps: {
   repos: Pick<Repositories, 'connections' | 'integrationThreads'>;
   secretBox: SecretBox;
@@ -82,36 +77,27 @@ export function createSlackReceiver(deps: {
   const { logger } = deps;
   const now = deps.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
 
-  function signedBy(connection: SealedConnectionRow, req: SlackRequest): boolean {
-    let secret: string;
-    try {
-      secret = openSlackSecrets(deps.secretBox, connection).signing_secret;
-    } catch (err) {
-      logger.error('a Slack connection cannot be opened', { connectionId: connection.id, err: err as Error });
-      return false;
-    }
-    const check = verifySlackSignature(secret, { timestamp: header(req, 'x-slack-request-timestamp'), signature: header(req, 'x-slack-signature') }, req.body, now());
-    return check === 'ok';
-  }
+  const openSigned = createSignedDeliveryOpener(
+    { connections: deps.repos.connections, secretBox: deps.secretBox, logger },
+    {
+      provider: 'slack',
+      rejected,
+      mismatch: '',
+      externalId: envelopeTeamId,
+      // A connection is usable only with both: the bot token answers, the signing secret verifies.
+      signingSecret: (secrets) =>
+        typeof secrets.signing_secret === 'string' && secrets.signing_secret && typeof secrets.bot_token === 'string' && secrets.bot_token ? secrets.signing_secret : null,
+      signedWith: (secret, req) =>
+        verifySlackSignature(secret, { timestamp: header(req, 'x-slack-request-timestamp'), signature: header(req, 'x-slack-signature') }, req.body, now()) === 'ok',
+      // Slack sets up a Request URL with a challenge that names no team: any connected app may have signed it.
+      unnamed: async (body) => ((body as { type?: unknown } | null)?.type === 'url_verification' ? deps.slackConnections() : []),
+    },
+  );
 
   /** A stale or unsigned request is refused before its body is read or any connection is looked up or opened. */
   function refuseUnsigned(headers: SlackRequest['headers']): void {
     const signed = SIGNATURE.test(header({ headers }, 'x-slack-signature') ?? '');
     if (!signed || !slackTimestampFresh(header({ headers }, 'x-slack-request-timestamp'), now())) throw rejected();
-  }
-
-  /** The connection whose secret signed the request, or the 401. */
-  async function verify(body: unknown, req: SlackRequest): Promise<SealedConnectionRow> {
-    refuseUnsigned(req.headers);
-    const teamId = envelopeTeamId(body);
-    if (teamId) {
-      const connection = await deps.repos.connections.findByExternalId('slack', teamId);
-      if (connection && signedBy(connection, req)) return connection;
-    } else if ((body as { type?: unknown } | null)?.type === 'url_verification') {
-      // Slack sets up a Request URL with a challenge that names no team: any connected app may have signed it.
-      for (const connection of await deps.slackConnections()) if (signedBy(connection, req)) return connection;
-    }
-    throw rejected();
   }
 
   function inbound(connection: SealedConnectionRow, message: SlackMessage, botUserId: string | null): InboundThreadMessage {
@@ -149,13 +135,8 @@ export function createSlackReceiver(deps: {
     refuseUnsigned,
 
     async accept(req: SlackRequest): Promise<SlackAnswer> {
-      let body: unknown;
-      try {
-        body = parseJsonText(req.body.toString('utf8'));
-      } catch {
-        throw rejected();
-      }
-      const connection = await verify(body, req);
+      refuseUnsigned(req.headers);
+      const { body, connection } = await openSigned(req);
       const botUserId = botUserIdOf(connection.settings);
       let delivery;
       try {
