@@ -74,42 +74,30 @@ export interface ActivityDeps {
 }
 
 /**
- * The activities that work on this host's Docker engine. Its worker also polls the host's own
- * queue for them, where a workflow sends the work on a container it placed here.
+ * Every activity, and those that work on this host's Docker engine (`onHost`): the groups
+ * whose proxies `onHost` in workflows/activities.ts makes, so a workflow can send a container's
+ * work to the worker of the host it placed it on. That worker registers them on the host's own
+ * queue as well as the shared one.
  */
-export const HOST_ACTIVITY_NAMES = [
-  'provisionWorkspace',
-  'reprovisionWorkspace',
-  'startWorkspace',
-  'stopWorkspace',
-  'removeWorkspace',
-  'runNextTurn',
-  'buildWarmPoolEntry',
-  'removeWarmPoolContainers',
-  'listCanvas',
-  'copyCanvasFile',
-] as const;
-
-/** The subset of `activities` registered on the host queue. */
-export function hostActivities(activities: ReturnType<typeof createActivities>) {
-  return Object.fromEntries(HOST_ACTIVITY_NAMES.map((name) => [name, activities[name]])) as Pick<ReturnType<typeof createActivities>, (typeof HOST_ACTIVITY_NAMES)[number]>;
-}
-
 export function createActivities(deps: ActivityDeps) {
   const as = (component: string) => ({ ...deps, logger: deps.logger.child({ component }) });
   const records = createWorkspaceRecords(deps);
-  return {
-    ...createHookActivities(as('hook-activities')),
+  const onHost = {
     ...createWorkspaceActivities(as('workspace-activities')),
     ...createAgentTurnActivities(as('workspace-activities')),
     ...createWarmPoolActivities(as('workspace-activities')),
+    ...createCanvasActivities(deps),
+  };
+  const activities = {
+    ...onHost,
+    ...createHookActivities(as('hook-activities')),
     ...createAutomationRunActivities({ ...as('automation-runs'), records }),
     ...createAutomationScheduleActivities(deps),
     ...createAutomationEventActivities(as('automation-events')),
     ...createAutomationCheckActivities(as('automation-checks')),
     ...createAutomationCleanupActivities(as('automation-cleanup')),
-    ...createCanvasActivities(deps),
     ...createThreadActivities({ ...as('threads'), records, adapters: deps.threadAdapters }),
     ...createHostActivities(as('placement')),
   };
+  return { activities, onHost };
 }

@@ -4,7 +4,7 @@
  */
 import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor, makeWorkflowExporter } from '@temporalio/interceptors-opentelemetry';
-import { createActivities, hostActivities, type ActivityDeps } from '../../activities';
+import { createActivities, type ActivityDeps } from '../../activities';
 import type { Logger } from '../logger';
 import type { Tracing } from '../tracing';
 import { temporalLogger } from './logging';
@@ -108,7 +108,7 @@ export interface HangarWorker {
  * polls this host's own queue for the activities on this host's containers.
  */
 export async function createHangarWorker(deps: WorkerDeps): Promise<HangarWorker> {
-  const activities = createActivities(deps.activities);
+  const { activities, onHost } = createActivities(deps.activities);
   const common = {
     connection: deps.connection,
     namespace: deps.namespace,
@@ -121,7 +121,7 @@ export async function createHangarWorker(deps: WorkerDeps): Promise<HangarWorker
     workflowBundle: await workflowBundle({ traced: deps.tracing !== undefined }),
     activities,
   });
-  const host = await Worker.create({ ...common, taskQueue: deps.hostTaskQueue, activities: hostActivities(activities) });
+  const host = await Worker.create({ ...common, taskQueue: deps.hostTaskQueue, activities: onHost });
   const workers = [shared, host];
   return {
     async run() {
