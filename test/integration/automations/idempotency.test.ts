@@ -115,9 +115,8 @@ describe('automation runs survive retried activities', function () {
     // Starts that hang, as the Temporal client's do while it retries a cluster that is down.
     const hanging = () => new Promise<void>((resolve) => pending.push(resolve));
     const inbox = createAutomationInbox({ repos: harness().database.repos, temporal: { startAutomationRun: hanging, startDebounceWindow: hanging }, logger, startWaitMs: 300 });
-    const started = Date.now();
+    // The starts never answer: that accept returns at all is the point (it gives up after startWaitMs).
     const direct = await inbox.accept([{ automationId: automation.id, key: 'custom', payload: { n: 1 }, trigger: 'custom' }]);
-    expect(Date.now() - started).to.be.below(3000);
     expect(pending).to.have.length(1);
     const execution = await db()('automation_executions').where({ id: (direct.accepted[0] as { executionId: string }).executionId }).first();
     expect(execution).to.deep.include({ automation_id: automation.id, trigger_payload: { n: 1 } });

