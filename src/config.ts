@@ -4,8 +4,9 @@
  */
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { DOCKER_HOST_NAME } from './sandbox/dockerHost';
-import { parseVolumeSettings, type WorkspaceVolumeSettings } from './sandbox/workspace/volumes';
+import { DOCKER_HOST_NAME } from './domain/dockerHost';
+import { parseVolumeSettings } from './sandbox/workspace/volumes';
+import type { WorkspaceVolumeSettings } from './domain/workspaceVolumes';
 import { DEFAULT_PREVIEW_DOMAIN, hostName } from './domain/previews';
 import type { AgentId } from './agents/catalog';
 import type { LogLevel } from './logger';
