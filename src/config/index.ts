@@ -101,8 +101,9 @@ function reader(env: Env): Reader<Schema> {
 }
 
 /**
- * Every section reads its variables, so one start names every bad variable, each once (a message
- * a line); a section whose settings are wrong together names them.
+ * Builds every concept's part, so one start names the first bad variable (or pair of variables
+ * wrong together) of every concept at once, a message a line. `defaults` are what the calling
+ * process knows better than a constant (the dev process: the sandbox image in package.json).
  */
 export function loadConfig(env: Env, defaults: ConfigDefaults = {}): Config {
   const read = reader(env);
