@@ -1,9 +1,9 @@
 // Lint holds the layering of docs/architecture.md: knex only in src/db; activities and workflows
 // never reach into the API (src/services, src/http); use cases both processes run live in
-// src/core, which reaches neither; the domain is pure; and workflow code stays
-// deterministic, importing only @temporalio/workflow, its own files, pure src/domain modules and
-// types. Everything gets the type-aware basics (no floating promises: an unawaited promise in a
-// handler loses errors).
+// src/core, which reaches neither; the domain is pure; the configuration imports no sandbox
+// code; and workflow code stays deterministic, importing only @temporalio/workflow, its own
+// files, pure src/domain modules and types. Everything gets the type-aware basics (no floating
+// promises: an unawaited promise in a handler loses errors).
 import tseslint from 'typescript-eslint';
 
 const noKnex = { name: 'knex', message: 'Queries belong in a src/db repository (a transaction handle is `Transaction` from src/db).' };
@@ -67,6 +67,13 @@ export default tseslint.config(
     // The domain is pure rules: no database, no HTTP, no use cases, no Temporal.
     files: ['src/domain/**/*.ts'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [noKnex], patterns: [below('db', 'core', 'services', 'http', 'temporal')] }] },
+  },
+  {
+    // The configuration reads the environment for every process; it sits below what it
+    // configures, so it never imports the sandbox, the database, the core, use cases, HTTP or
+    // Temporal (what they share with it lives in src/config or src/domain).
+    files: ['src/config/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [noKnex], patterns: [below('sandbox', 'db', 'core', 'services', 'http', 'temporal')] }] },
   },
   {
     // The MCP server is a client of the HTTP API: it reaches data only through the API's routes,

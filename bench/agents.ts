@@ -46,7 +46,7 @@ import { sealedField } from '../src/crypto/sealedFields';
 import { gatewayKey } from '../src/domain/gatewayKey';
 import { workspaceKey } from '../src/domain/replicas';
 import { createDocker } from '../src/sandbox';
-import { DOCKER_HOST_NAME } from '../src/sandbox/dockerHost';
+import { DOCKER_HOST_NAME } from '../src/domain/dockerHost';
 import { FrameDemuxer } from '../src/sandbox/stream';
 import { workspaceName } from '../src/sandbox/workspace';
 import { execExitCode } from '../src/sandbox/workspace/exec';

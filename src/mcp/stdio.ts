@@ -10,7 +10,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { packageRoot } from '../packageRoot';
 import { createMcpServer } from './server';
 
-/** Where `npm start` listens when HANGAR_PORT is not set (src/config.ts). */
+/** Where `npm start` listens when HANGAR_PORT is not set (src/config/http.ts). */
 const DEFAULT_URL = 'http://localhost:8080';
 
 export interface StdioSettings {

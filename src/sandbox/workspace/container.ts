@@ -6,7 +6,7 @@
  */
 import type Docker from 'dockerode';
 import { hardenedContainer, LABEL_ROLE } from '../docker';
-import { DOCKER_HOST_NAME } from '../dockerHost';
+import { DOCKER_HOST_NAME } from '../../domain/dockerHost';
 import { SandboxInputError } from '../errors';
 import { SANDBOX_HOME } from '../request';
 import type { WorkspaceSize } from './types';

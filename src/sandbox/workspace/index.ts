@@ -6,6 +6,7 @@
 import { rm, rmdir } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import type Docker from 'dockerode';
+import { LOCAL_VOLUMES } from '../../domain/workspaceVolumes';
 import { workspaceStartDuration, secondsSince } from '../../metrics';
 import { hardenedContainer, LABEL_ROLE } from '../docker';
 import { dockerStatus, SandboxImageMissingError } from '../errors';
@@ -27,7 +28,7 @@ import { buildFilesArchive, EXTRACT_FILES_SCRIPT, prepareWorkspaceFiles } from '
 import { runWorkspaceHook } from './hook';
 import { LineSplitter } from './lines';
 import { openWorkspaceTty } from './tty';
-import { bindDirectory, keepsNoData, LOCAL_VOLUMES, prepareVolumeStorage, volumeOptions } from './volumes';
+import { bindDirectory, keepsNoData, prepareVolumeStorage, volumeOptions } from './volumes';
 import type { ExecRequest, WorkspaceRuntime, WorkspaceRuntimeOptions, WorkspaceSpec, WorkspaceState } from './types';
 
 export type * from './types';

@@ -5,7 +5,7 @@
 import type Docker from 'dockerode';
 import type { Logger } from '../../logger';
 import type { WorkspaceNetworks } from '../network/networks';
-import type { WorkspaceVolumeSettings } from './volumes';
+import type { WorkspaceVolumeSettings } from '../../domain/workspaceVolumes';
 
 export type WorkspaceSize = 'small' | 'large';
 export type WorkspaceState = 'running' | 'stopped' | 'missing';

@@ -1,58 +1,9 @@
 /**
- * Where a workspace's home volume lives. By default a `local` volume on the host's own disk; an
- * operator can give a driver and driver options (`{name}` in an option's value becomes the
- * volume's name) so that every host's engine opens the same data, say an NFS export, and say so
- * (`shared`): only then is a lost host's workspace re-provisioned on another host
- * (docs/decisions.md, "Re-provisioning on shared storage").
+ * A workspace home volume's storage on its host (the settings: src/domain/workspaceVolumes.ts).
  */
 import { mkdir } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
-
-export interface WorkspaceVolumeSettings {
-  /** The Docker volume driver (`local` unless a plugin is named). */
-  driver: string;
-  /** Driver options; `{name}` in a value is replaced by the volume's name. */
-  options: Record<string, string>;
-  /** Every worker host opens the same data under these settings (never inferred). */
-  shared: boolean;
-}
-
-export const LOCAL_VOLUMES: WorkspaceVolumeSettings = { driver: 'local', options: {}, shared: false };
-
-const DRIVER = /^[A-Za-z0-9][A-Za-z0-9_.:/-]{0,127}$/;
-const OPTION = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-
-/** Reads the three settings; an error message names the setting at fault. */
-export function parseVolumeSettings(raw: { driver?: string; options?: string; shared?: string }): WorkspaceVolumeSettings | string {
-  const driver = raw.driver?.trim() || 'local';
-  if (!DRIVER.test(driver)) return `HANGAR_WORKSPACE_VOLUME_DRIVER must be a Docker volume driver name, got "${driver}"`;
-  let options: Record<string, string> = {};
-  if (raw.options !== undefined && raw.options.trim() !== '') {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw.options);
-    } catch {
-      return 'HANGAR_WORKSPACE_VOLUME_OPTIONS must be a JSON object of driver options, e.g. {"type":"nfs","o":"addr=10.0.0.5,rw","device":":/exports/hangar/{name}"}';
-    }
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return 'HANGAR_WORKSPACE_VOLUME_OPTIONS must be a JSON object';
-    for (const [key, value] of Object.entries(parsed)) {
-      if (!OPTION.test(key)) return `HANGAR_WORKSPACE_VOLUME_OPTIONS has an option name Docker would not take: "${key}"`;
-      if (typeof value !== 'string') return `HANGAR_WORKSPACE_VOLUME_OPTIONS.${key} must be a string`;
-    }
-    options = parsed as Record<string, string>;
-  }
-  const sharedRaw = (raw.shared ?? '').trim().toLowerCase();
-  if (!['', 'true', 'false'].includes(sharedRaw)) return `HANGAR_WORKSPACE_VOLUMES_SHARED must be true or false, got "${raw.shared}"`;
-  const shared = sharedRaw === 'true';
-  // The local driver names one device for every volume unless `{name}` sets each apart.
-  if (driver === 'local' && Object.keys(options).length > 0 && !Object.values(options).some((v) => v.includes('{name}'))) {
-    return 'HANGAR_WORKSPACE_VOLUME_OPTIONS for the local driver must use {name} in an option (the device), or every workspace would open the same directory';
-  }
-  if (shared && driver === 'local' && Object.keys(options).length === 0) {
-    return 'HANGAR_WORKSPACE_VOLUMES_SHARED=true needs storage every host mounts: set HANGAR_WORKSPACE_VOLUME_OPTIONS (or a shared volume driver); a plain local volume lives on one host';
-  }
-  return { driver, options, shared };
-}
+import type { WorkspaceVolumeSettings } from '../../domain/workspaceVolumes';
 
 /** The driver options of one volume. */
 export function volumeOptions(settings: WorkspaceVolumeSettings, name: string): Record<string, string> {

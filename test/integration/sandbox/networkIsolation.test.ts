@@ -16,7 +16,7 @@ import { createDocker } from '../../../src/sandbox';
 import { applyFirewall, verifyFirewall } from '../../../src/sandbox/network/firewall';
 import { bridgeName, createWorkspaceNetworks, organizationNetworkName } from '../../../src/sandbox/network/networks';
 import { createWorkspaceRuntime, workspaceName } from '../../../src/sandbox/workspace';
-import { DOCKER_HOST_NAME } from '../../../src/sandbox/dockerHost';
+import { DOCKER_HOST_NAME } from '../../../src/domain/dockerHost';
 import { silentLogger } from '../../../src/logger';
 import { harness } from '../../support/harness';
 import { execInContainer } from '../../support/containerExec';

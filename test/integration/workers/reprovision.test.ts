@@ -17,9 +17,9 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import type { ChildProcess } from 'node:child_process';
 import { HOST_LABEL } from '../../../activities/hosts';
+import { loadConfig } from '../../../src/config';
 import { createDocker } from '../../../src/sandbox';
 import { workspaceName } from '../../../src/sandbox/workspace';
-import { parseVolumeSettings, type WorkspaceVolumeSettings } from '../../../src/sandbox/workspace/volumes';
 import { execInContainer } from '../../support/containerExec';
 import { startEngineHost, type EngineHost } from '../../support/engineHost';
 import { startEntryProcess, stopEntryProcess } from '../../support/entryProcess';
@@ -62,7 +62,7 @@ describe('workers: re-provisioning a lost host\'s workspace on shared storage', 
   }
 
   before(async () => {
-    const volumes = parseVolumeSettings({ options: VOLUME_OPTIONS, shared: 'true' }) as WorkspaceVolumeSettings;
+    const volumes = loadConfig({ HANGAR_WORKSPACE_VOLUME_OPTIONS: VOLUME_OPTIONS, HANGAR_WORKSPACE_VOLUMES_SHARED: 'true' }).workspaceVolumes;
     engine = await startEngineHost(4);
     await engine.loadImage(harness().config.sandboxImage, createDocker(process.env));
     const near = engine.nearAddress;
