@@ -5,7 +5,7 @@
  * done in the one pass that already copies every record's fields (`scrubFields`): credential
  * headers in any `headers` object, whatever their type, and secret-looking fields at any depth.
  * pino's own path-based `redact` would walk each record again: with a wildcard path it was
- * the dearest step of the API's access line (docs/decisions.md, "The request path's cost").
+ * the dearest step of the API's access line (docs/decisions/platform.md, "The request path's cost").
  */
 import pino from 'pino';
 

@@ -263,7 +263,7 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
   /**
    * The host was lost and the workspace's volume is on storage every host opens: the turns cut
    * with the host end interrupted, the workspace is placed on another live host and provisioned
-   * there over the same volume, and its chats carry on (docs/decisions.md, "Re-provisioning on
+   * there over the same volume, and its chats carry on (docs/decisions/hosts.md, "Re-provisioning on
    * shared storage"). False when it cannot move (not shared, or no other host): it goes to `error`.
    */
   const relocate = async (): Promise<boolean> => {
@@ -323,7 +323,7 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
   };
 
   if (machine.status === 'preparing') {
-    // A new workspace is placed on a worker host first (docs/decisions.md, "Workspaces pinned to worker hosts").
+    // A new workspace is placed on a worker host first (docs/decisions/hosts.md, "Workspaces pinned to worker hosts").
     if (!host && patched(WORKER_HOSTS_PATCH)) {
       try {
         host = (await placements.placeWorkspace({ replicaId })) ?? undefined;

@@ -2,7 +2,7 @@
 import type { BucketPolicy } from '../limits/tokenBucket';
 import { ConfigError, decimal, flag, integer, section, type Reader } from './schema';
 
-/** docs/decisions.md, "Event stream caps and backpressure". */
+/** docs/decisions/workspaces.md, "Event stream caps and backpressure". */
 export interface StreamLimits {
   /** `HANGAR_STREAMS_PER_KEY` (default 100): open streams of one API key, per API process. */
   perKey: number;
@@ -26,7 +26,7 @@ export interface RateLimitSettings {
 }
 
 const STREAMS = 'event streams (every `text/event-stream` operation) one API process holds open at once';
-const CAP = "; past a cap 429 with `Retry-After` (docs/decisions.md, \"Event stream caps and backpressure\")";
+const CAP = "; past a cap 429 with `Retry-After` (docs/decisions/workspaces.md, \"Event stream caps and backpressure\")";
 
 const variables = {
   HANGAR_STREAMS_PER_KEY: integer({ default: 100, min: 1, max: 1_000_000, description: `${STREAMS} for one API key${CAP}` }),

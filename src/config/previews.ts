@@ -1,5 +1,5 @@
 /**
- * Where previews answer (docs/decisions.md, "Preview origins"): never on the API's origin. The
+ * Where previews answer (docs/decisions/previews.md, "Preview origins"): never on the API's origin. The
  * host form under `HANGAR_PREVIEW_DOMAIN`, else under `localhost`; the path form only on a
  * listener of its own, and answers name it when no domain is set. Previews on other worker
  * hosts go through their relays.

@@ -1,6 +1,6 @@
 /**
  * The `worker_hosts` table: the Docker hosts whose workers are running, and placement of new
- * workspaces on them (docs/decisions.md, "Workspaces pinned to worker hosts").
+ * workspaces on them (docs/decisions/hosts.md, "Workspaces pinned to worker hosts").
  */
 import type { Knex } from 'knex';
 

@@ -2,7 +2,7 @@
  * Presence rules: what a heartbeat, a leave or an expiry changes, and who hears of it. Entries
  * live in a short-lived store (src/presence), never in the database; a heartbeat that changes
  * nothing but the deadline is not news, so only joins, moves, typing toggles and departures are
- * broadcast (docs/decisions.md, "Presence").
+ * broadcast (docs/decisions/clients.md, "Presence").
  */
 
 export type PresenceLocationType = 'environment' | 'workspace';

@@ -1,5 +1,5 @@
 /**
- * Preview URLs (docs/decisions.md, "Previews"): where a preview is reached and how a request
+ * Preview URLs (docs/decisions/previews.md, "Previews"): where a preview is reached and how a request
  * names one. A preview is named by its token, 32 lowercase hex characters, so both forms are
  * DNS- and path-safe:
  *

@@ -3,7 +3,7 @@
  * operator can give a driver and driver options (`{name}` in an option's value becomes the
  * volume's name) so that every host's engine opens the same data, say an NFS export, and say so
  * (`shared`): only then is a lost host's workspace re-provisioned on another host
- * (docs/decisions.md, "Re-provisioning on shared storage"). The configuration reads them
+ * (docs/decisions/hosts.md, "Re-provisioning on shared storage"). The configuration reads them
  * (src/config/workspaces.ts); the sandbox creates the volumes.
  */
 export interface WorkspaceVolumeSettings {

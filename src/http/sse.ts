@@ -1,7 +1,7 @@
 /**
  * Server-sent events on a Koa context, written straight to the response: headers, messages,
  * comment heartbeats, and what a stream does for a client that reads slowly
- * (docs/decisions.md, "Event stream caps and backpressure"):
+ * (docs/decisions/workspaces.md, "Event stream caps and backpressure"):
  *  - `send` says when the client has fallen behind (the socket's buffer is past its
  *    high-water mark); a source that can wait (rows read from the database) waits for
  *    `drained()`, a source that may drop (live output a final event repeats) checks `behind`.

@@ -1,6 +1,6 @@
 /**
  * How many event streams an API process holds open: per API key, per organization and in
- * all (docs/decisions.md, "Event stream caps and backpressure"). Every route that answers
+ * all (docs/decisions/workspaces.md, "Event stream caps and backpressure"). Every route that answers
  * `text/event-stream` takes a slot before its handler runs and gives it back when the
  * response closes (the stream ended or the client went away); past a cap the answer is 429
  * with `Retry-After` and the Error body, before any other work.

@@ -1,5 +1,5 @@
 /**
- * A worker host's preview relay (docs/decisions.md, "Previews on other hosts"). API processes
+ * A worker host's preview relay (docs/decisions/previews.md, "Previews on other hosts"). API processes
  * cannot reach a container's address on another host's Docker engine, so they hand preview
  * traffic, WebSockets included, to the relay of the workspace's host, which forwards it to the
  * container on its own engine.

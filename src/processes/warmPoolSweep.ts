@@ -1,7 +1,7 @@
 /**
  * A worker starting on its host removes the containers of warm-pool entries that were retired
  * while it was away: the pool's workflow sends such removals to the entry's own host, and a host
- * that was not running then could not take them (docs/decisions.md, "Warm pools across hosts").
+ * that was not running then could not take them (docs/decisions/hosts.md, "Warm pools across hosts").
  */
 import type Docker from 'dockerode';
 import { WARM_POOL_LABEL } from '../../activities/warmPool';

@@ -1,4 +1,4 @@
-/** Presence (docs/decisions.md, "Presence"): heartbeats, the organization's members online, and the events streams' presence news. */
+/** Presence (docs/decisions/clients.md, "Presence"): heartbeats, the organization's members online, and the events streams' presence news. */
 import type { JsonSchema } from '../http/route';
 import { dateTime, object, uuid } from './common';
 

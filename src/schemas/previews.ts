@@ -1,4 +1,4 @@
-/** Preview URLs (interop §6 and docs/decisions.md "Previews"). */
+/** Preview URLs (interop §6 and docs/decisions/previews.md "Previews"). */
 import type { JsonSchema } from '../http/route';
 import { LINK_MAX_SECONDS } from '../domain/previews';
 import { dateTime, object, uuid } from './common';

@@ -1,4 +1,4 @@
-/** Slack: the Events API receiver's answers and thread attachment (interop §9, docs/decisions.md "Slack"). */
+/** Slack: the Events API receiver's answers and thread attachment (interop §9, docs/decisions/receivers.md "Slack"). */
 import type { JsonSchema } from '../http/route';
 import { dateTime, nullableUuid, object, uuid } from './common';
 

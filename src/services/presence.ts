@@ -3,7 +3,7 @@
  * whether they are typing. Heartbeats write the short-lived store (src/presence), never the
  * database; changes go out on the event bus to the organization's stream and the workspace's.
  * Each API process sweeps the store for members whose heartbeats stopped; the store hands each
- * expired member to one sweeper only, which announces `presence.left` (docs/decisions.md,
+ * expired member to one sweeper only, which announces `presence.left` (docs/decisions/clients.md,
  * "Presence").
  */
 import type { Repositories } from '../db';

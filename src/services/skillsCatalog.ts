@@ -1,7 +1,7 @@
 /**
  * The skills directory behind `GET /v1/environment-skills/search`. The original service
  * queries a public skills directory, which is out of reach from a self-hosted install, so a
- * small built-in catalog stands in (docs/decisions.md, "Skills catalog"). `SkillsCatalog` is
+ * small built-in catalog stands in (docs/decisions/environments.md, "Skills catalog"). `SkillsCatalog` is
  * the seam: a directory client with the same `search` can replace it.
  */
 

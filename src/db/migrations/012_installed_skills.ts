@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * What skills a workspace really got (docs/decisions.md, "Skills in workspaces"): the slugs
+ * What skills a workspace really got (docs/decisions/environments.md, "Skills in workspaces"): the slugs
  * written into its home, recorded when provisioning ends (null before: nothing reported),
  * and those a warm-pool entry was built with, handed to the replica that claims it. A column
  * of its own rather than a key of `replicas.config`, which holds what the client sent.

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Preview URLs (docs/decisions.md, "Previews"): a workspace port shared at a URL named by a
+ * Preview URLs (docs/decisions/previews.md, "Previews"): a workspace port shared at a URL named by a
  * random token, and the signed links that open an authenticated one (a link row exists so it
  * can be revoked; the link itself is a signed token). Both go with their workspace, and a
  * preview's links go with it. `replicas.container_address` is where the worker last saw the

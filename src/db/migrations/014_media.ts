@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Files stored for a workspace (docs/decisions.md, "Canvas and media"). The bytes live in the
+ * Files stored for a workspace (docs/decisions/workspaces.md, "Canvas and media"). The bytes live in the
  * blob store under `storage_key`; a row goes with its replica (the blobs are removed by the
  * replica's deletion, which knows their common prefix).
  */

@@ -1,5 +1,5 @@
 /**
- * Presence (docs/decisions.md, "Presence"): a member's heartbeat and explicit leave (personal
+ * Presence (docs/decisions/clients.md, "Presence"): a member's heartbeat and explicit leave (personal
  * API keys only), and the organization's members online now (any key of the organization).
  */
 import { successSchema } from '../../schemas/common';

@@ -3,7 +3,7 @@
  * have left its container here. When this host's worker comes back, that container must never
  * run again beside the new one over the same volume: the worker removes it (the container only,
  * never the volume or its data) at start, and refuses to start it later
- * (docs/decisions.md, "Re-provisioning on shared storage").
+ * (docs/decisions/hosts.md, "Re-provisioning on shared storage").
  */
 import type Docker from 'dockerode';
 import type { Logger } from '../../logger';

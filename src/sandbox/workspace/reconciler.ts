@@ -6,7 +6,7 @@
  * the events stream breaking and coming back) and checks on a timer; an active workspace whose
  * container is not running is asked to restart (the workflow's `restart` lifecycle request),
  * and the workflow starts it again or puts the workspace in `error` with the reason. See
- * docs/decisions.md, "Docker engine restarts".
+ * docs/decisions/hosts.md, "Docker engine restarts".
  */
 import type Docker from 'dockerode';
 import type { Logger } from '../../logger';

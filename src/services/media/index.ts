@@ -1,5 +1,5 @@
 /**
- * Canvas and media of a workspace (docs/decisions.md, "Canvas and media").
+ * Canvas and media of a workspace (docs/decisions/workspaces.md, "Canvas and media").
  *
  * Canvas: the files the agent leaves in `~/.hangar/canvas/`, read through a short workflow
  * whose activity (in the worker, which has Docker) lists the directory or copies one file into

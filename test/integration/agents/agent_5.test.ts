@@ -1,6 +1,6 @@
 import { describeAgent } from './scenario';
 
-// pi has no MCP support of its own: the environment's MCP servers do not reach it (docs/decisions.md).
+// pi has no MCP support of its own: the environment's MCP servers do not reach it (docs/decisions/workspaces.md, "Coding-agent CLIs in workspaces").
 describeAgent({
   agent: 'agent_5',
   cli: 'pi',

@@ -1,5 +1,5 @@
 /**
- * Streams whose client stops reading (docs/decisions.md, "Event stream caps and backpressure"):
+ * Streams whose client stops reading (docs/decisions/workspaces.md, "Event stream caps and backpressure"):
  * what the server holds for the client stays bounded, whatever the source produces. The
  * server's side is observed directly: `res.writableLength` after every write.
  */

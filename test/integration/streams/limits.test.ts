@@ -1,5 +1,5 @@
 /**
- * Caps on open event streams (docs/decisions.md, "Event stream caps and backpressure"): an API
+ * Caps on open event streams (docs/decisions/workspaces.md, "Event stream caps and backpressure"): an API
  * process of this suite's own with 2 streams per key, 3 per organization and 6 in all, on the
  * harness's database, Temporal and worker.
  */
