@@ -1,7 +1,7 @@
 /**
  * Placement on worker hosts: which Docker host holds a new workspace (or warm-pool entry).
  * These run on the shared task queue (any worker may place); the container work that follows
- * goes to the chosen host's own queue (docs/decisions.md, "Workspaces pinned to worker hosts").
+ * goes to the chosen host's own queue (docs/decisions/hosts.md, "Workspaces pinned to worker hosts").
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Repositories } from '../src/db';

@@ -2,7 +2,7 @@
  * `npm run build`: the production API as one file, `dist/api.js` (with its source map). Hangar's
  * own code is bundled and compiled ahead of time; dependencies stay in node_modules. A process
  * started from it skips tsx's compiling at run time, which costs about 45 MB of every API
- * process's memory (docs/decisions.md, "A built API for production"). The worker keeps running
+ * process's memory (docs/decisions/platform.md, "A built API for production"). The worker keeps running
  * from source: Temporal bundles the workflow code from its source files when it starts.
  */
 import { join } from 'node:path';
