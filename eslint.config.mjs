@@ -131,6 +131,12 @@ export default tseslint.config(
     },
   },
   {
+    // Mocha loads reporters before tsx is registered: plain CommonJS, linted without types.
+    files: ['test/support/*.cjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, sourceType: 'commonjs' },
+  },
+  {
     // The web console is browser code served as it is (no build step): plain ES modules, linted
     // without type information (they are outside the TypeScript project).
     files: ['console/**/*.js'],

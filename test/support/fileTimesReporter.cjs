@@ -1,0 +1,61 @@
+/**
+ * Mocha's spec reporter, plus where the time went: each test file's wall time (from its first
+ * hook or test starting to its last ending, its before/after hooks included), the ten slowest
+ * printed after the summary and all of them written to .hangar/test-file-times.json, so a run
+ * on CI or a laptop shows which files to make faster. Plain CommonJS: mocha loads reporters
+ * before tsx is registered for the specs.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const Mocha = require('mocha');
+
+const { EVENT_SUITE_BEGIN, EVENT_SUITE_END } = Mocha.Runner.constants;
+
+class FileTimesReporter extends Mocha.reporters.Spec {
+  constructor(runner, options) {
+    super(runner, options);
+    /** file → { started, ms, tests } */
+    const files = new Map();
+    const open = new Map();
+    runner.on(EVENT_SUITE_BEGIN, (suite) => {
+      if (!suite.file || !suite.parent || !suite.parent.root) return;
+      open.set(suite, Date.now());
+    });
+    runner.on(EVENT_SUITE_END, (suite) => {
+      const started = open.get(suite);
+      if (started === undefined) return;
+      open.delete(suite);
+      const entry = files.get(suite.file) ?? { ms: 0, tests: 0 };
+      entry.ms += Date.now() - started;
+      entry.tests += suite.total();
+      files.set(suite.file, entry);
+    });
+    this.files = files;
+  }
+
+  /** The files by time, slowest first; written out for later reading. */
+  report() {
+    const root = process.cwd();
+    const rows = [...this.files].map(([file, t]) => ({ file: path.relative(root, file), seconds: Math.round(t.ms / 100) / 10, tests: t.tests }));
+    rows.sort((a, b) => b.seconds - a.seconds);
+    try {
+      fs.mkdirSync(path.join(root, '.hangar'), { recursive: true });
+      fs.writeFileSync(path.join(root, '.hangar', 'test-file-times.json'), JSON.stringify(rows, null, 2) + '\n');
+    } catch {
+      // A read-only checkout still gets the printed list.
+    }
+    return rows;
+  }
+
+  epilogue() {
+    super.epilogue();
+    const slowest = this.report().slice(0, 10);
+    if (slowest.length === 0) return;
+    const total = slowest.reduce((sum, r) => sum + r.seconds, 0);
+    console.log(`  The ten slowest files (${Math.round(total)} s together; all in .hangar/test-file-times.json):`);
+    for (const r of slowest) console.log(`    ${String(r.seconds.toFixed(1)).padStart(7)} s  ${String(r.tests).padStart(3)} tests  ${r.file}`);
+    console.log();
+  }
+}
+
+module.exports = FileTimesReporter;
