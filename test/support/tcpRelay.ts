@@ -21,10 +21,18 @@ export class TcpRelay {
   async open(): Promise<void> {
     const server = createServer((client) => {
       const upstream = connect(this.target.port, this.target.host);
-      for (const s of [client, upstream]) {
+      // A pair fails together: an upstream that refuses or resets must end the client's
+      // connection too, or a database client waits for an answer that never comes (the fault
+      // suite's worker once stalled on "knex: create timed out" through a half-dead pair). A
+      // clean end travels through the pipes, with whatever the other side still had to say.
+      const pair = [client, upstream];
+      for (const s of pair) {
         this.sockets.add(s);
         s.on('close', () => this.sockets.delete(s));
-        s.on('error', () => s.destroy());
+        s.on('error', (err: NodeJS.ErrnoException) => {
+          if (s === upstream) process.stderr.write(`tcp relay :${this.listen.port} -> ${this.target.host}:${this.target.port}: ${err.code ?? err.message}\n`);
+          for (const either of pair) either.destroy();
+        });
       }
       client.pipe(upstream).pipe(client);
     });
