@@ -95,10 +95,11 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     // Unique per harness: a sandbox runtime removes other instances' containers of its owner
     // as leftovers of a crashed process, so two runs (or two harnesses) must not share one.
     HANGAR_SANDBOX_OWNER: `hangar-tests-${randomBytes(4).toString('hex')}`,
-    // Short enough that the deadline test does not wait 90 s; the default stays 90 s.
-    HANGAR_HOOK_TIMEOUT_MS: '6000',
-    // Small enough that a memory hog reaches the limit and is killed well within that deadline
-    // (filling the 1 GiB default takes about as long as the deadline on a 2-core machine).
+    // Short enough that the deadline test does not wait 90 s (the default stays 90 s), long
+    // enough for a memory hog beside a fork bomb, or a warm hook of 4 s, on a machine busy with
+    // other work (at 6 s both ran into the deadline on a loaded 2-core machine).
+    HANGAR_HOOK_TIMEOUT_MS: '20000',
+    // Small enough that a memory hog reaches the limit and is killed well within that deadline.
     HANGAR_SANDBOX_MEMORY_MB: '256',
     // Workspaces: the image's deterministic agent stands in for every coding agent, and a
     // workspace's memory is capped to fit this machine.

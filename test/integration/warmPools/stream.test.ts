@@ -36,7 +36,7 @@ describe('warm pools: a warm workspace’s stream', function () {
     const api = as(org.org_api_key);
     const env = (await api.post('/v1/environments', { name: 'streamed-pool' })).body.environment;
     const base = `/v1/environments/${env.id}`;
-    // Under the harness's 6 s hook deadline, slow enough to be followed line by line.
+    // Well under the harness's 20 s hook deadline, slow enough to be followed line by line.
     expect((await api.post(`${base}/warm-hooks/save`, { content: 'for i in 1 2 3 4; do echo "warm line $i"; sleep 1; done; echo "to stderr" >&2' })).status).to.equal(201);
     const configId: string = (await api.put(`${base}/warm-pools`, { enabled: true })).body.warm_pool.id;
     try {
