@@ -1,0 +1,493 @@
+/**
+ * Runs the real workspace workflow (the worker's own bundle of `workflows/index.ts`) on a local
+ * Temporal dev server with fake activities: plain functions that record each call (name,
+ * arguments, the task queue it was picked up from, the attempt) and answer from a small script
+ * of queued messages. No Docker, no database.
+ *
+ * Workers are laid out as in production (src/temporal/worker.ts): one on the shared queue with
+ * the workflows and every activity, and one per worker host on `{queue}@{hostId}` with the
+ * host's container activities (`HOST_ACTIVITY_NAMES`). A host is "lost" by shutting its worker
+ * down: its container work then times out schedule-to-start, which is how the workflow finds a
+ * lost host.
+ */
+import { randomBytes } from 'node:crypto';
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type LogEntry, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { HOST_ACTIVITY_NAMES } from '../../../activities';
+import { workflowBundle } from '../../../src/temporal/worker';
+import { resolveTemporalCli } from '../../../src/toolchain';
+import type { workspaceWorkflow } from '../../../workflows/workspace';
+import {
+  hostTaskQueue,
+  RUN_SIGNALS,
+  WORKSPACE_QUERIES,
+  WORKSPACE_SIGNALS,
+  workspaceWorkflowId,
+  type HostPlacement,
+  type LifecycleRequest,
+  type RunOutcome,
+  type RunReportTarget,
+  type TurnResult,
+  type WorkspaceInput,
+  type WorkspaceState,
+  type WorkspaceStatus,
+} from '../../../workflows/shared';
+import type { HeardSignal, signalListener } from './listener';
+
+// --- Waiting ---------------------------------------------------------------------------------
+
+/**
+ * Polls `fn` until it answers a value (not undefined or false), failing after `timeoutMs` with
+ * what was awaited and, when given, what was last seen. Errors count as "not yet".
+ */
+export async function until<T>(what: string, fn: () => Promise<T | undefined | false>, options: { timeoutMs?: number; seen?: () => unknown } = {}): Promise<T> {
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await fn();
+      if (value !== undefined && value !== false) return value;
+    } catch (err) {
+      lastError = err;
+    }
+    if (Date.now() > deadline) {
+      const seen = options.seen ? `; last seen: ${JSON.stringify(options.seen())}` : '';
+      throw new Error(`timed out waiting for ${what}${seen}${lastError ? `; last error: ${String(lastError)}` : ''}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+// --- The server ------------------------------------------------------------------------------
+
+/** What the SDK logged (workflow `log` calls included): printed when a test fails. */
+export const sdkLogs: LogEntry[] = [];
+
+/**
+ * The SDK's logs go to `sdkLogs` instead of the console. The Runtime is installed once per
+ * process: under `npm test` the integration harness has installed its own first, and its logger
+ * is kept.
+ */
+function installQuietRuntime(): void {
+  try {
+    Runtime.install({
+      logger: new DefaultLogger('INFO', (entry) => void sdkLogs.push(entry)),
+      telemetryOptions: { logging: { filter: { core: 'WARN', other: 'ERROR' }, forward: {} } },
+    });
+  } catch {
+    // already installed in this process
+  }
+}
+
+/** The dev server of the CLI that setup.sh found or built (`resolveTemporalCli`, as the integration harness does). */
+export async function startServer(): Promise<TestWorkflowEnvironment> {
+  const path = resolveTemporalCli();
+  if (!path) throw new Error('no Temporal CLI found: run `npm run setup` first (it records one in .hangar/toolchain.json)');
+  installQuietRuntime();
+  return TestWorkflowEnvironment.createLocal({ server: { executable: { type: 'existing-path', path }, ip: '127.0.0.1', log: { format: 'json', level: 'error' } } });
+}
+
+let listenerBundlePromise: Promise<WorkflowBundleWithSourceMap> | undefined;
+function listenerBundle(): Promise<WorkflowBundleWithSourceMap> {
+  listenerBundlePromise ??= bundleWorkflowCode({ workflowsPath: require.resolve('./listener.ts'), logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error } });
+  return listenerBundlePromise;
+}
+
+// --- The fake activities ---------------------------------------------------------------------
+
+export interface Call {
+  name: string;
+  args: any;
+  /** The task queue the activity was picked up from: the shared queue or a host's. */
+  taskQueue: string;
+  attempt: number;
+}
+
+/** One queued message of a chat and how its turn goes. */
+export interface ScriptedTurn {
+  id: string;
+  /** `ok` (default); `agent-failed`: the turn ran and the agent failed; `throws`: the activity throws on every attempt. */
+  outcome?: 'ok' | 'agent-failed' | 'throws';
+  /** Set: the turn holds (heartbeating) until `release()` is called. */
+  gate?: Gate;
+  /** Nothing runs: the container is down (`containerDown`), the message stays queued. */
+  containerDown?: boolean;
+}
+
+export interface Gate {
+  readonly opened: Promise<void>;
+  readonly isOpen: boolean;
+  release(): void;
+}
+
+export function gate(): Gate {
+  let release!: () => void;
+  let isOpen = false;
+  const opened = new Promise<void>((resolve) => (release = resolve));
+  return {
+    opened,
+    get isOpen() {
+      return isOpen;
+    },
+    release() {
+      isOpen = true;
+      release();
+    },
+  };
+}
+
+type BringUpResult = { ok: boolean; error?: string; warmPoolEnvironmentId?: string };
+
+/**
+ * The world the activities see: queued messages per chat, the placements placement answers,
+ * what provisioning answers. Every call is recorded in `calls`.
+ */
+export class FakeWorld {
+  readonly calls: Call[] = [];
+  /** Queued messages per chat, the head first; a turn's message leaves when its turn ends. */
+  readonly chats = new Map<string, ScriptedTurn[]>();
+  /** Messages whose turn has started and not ended, by chat. */
+  readonly claimed = new Map<string, string>();
+  /** What `placeWorkspace` answers (or throws), then what each `replaceWorkspace` answers in turn. */
+  placement: HostPlacement | null | Error = null;
+  replacements: Array<HostPlacement | null> = [];
+  provisionResult: BringUpResult = { ok: true };
+  startResult: BringUpResult = { ok: true };
+  reprovisionResult: BringUpResult = { ok: true };
+
+  constructor(readonly taskQueue: string) {}
+
+  queue(chatId: string, ...turns: ScriptedTurn[]): void {
+    this.chats.set(chatId, [...(this.chats.get(chatId) ?? []), ...turns]);
+  }
+
+  /** A placement on host `hostId` of this test's queue. */
+  host(hostId: string, options: { scheduleToStartMs?: number | null; sharedVolumes?: boolean } = {}): HostPlacement {
+    return { hostId, taskQueue: hostTaskQueue(this.taskQueue, hostId), scheduleToStartMs: options.scheduleToStartMs ?? null, ...(options.sharedVolumes ? { sharedVolumes: true } : {}) };
+  }
+
+  callsTo(name: string): Call[] {
+    return this.calls.filter((c) => c.name === name);
+  }
+
+  /** The statuses the workflow wrote, in order. */
+  statuses(): Array<{ status: WorkspaceStatus; error?: string }> {
+    return this.callsTo('setReplicaStatus').map((c) => ({ status: c.args.status, ...(c.args.error ? { error: c.args.error } : {}) }));
+  }
+
+  /** The turns that ran to an end (`runNextTurn` returned one), with the queue each ran on. */
+  readonly turnsRun: Array<{ chatId: string; messageId: string; taskQueue: string }> = [];
+  /** Webhook events sent, in the order the activity received them. */
+  webhookEvents(): Array<{ event: string; payload: any }> {
+    return this.callsTo('deliverReplicaWebhook').map((c) => ({ event: c.args.event, payload: c.args.payload }));
+  }
+
+  private record(name: string, args: unknown): Call {
+    const info = Context.current().info;
+    const call = { name, args, taskQueue: info.taskQueue, attempt: info.attempt };
+    this.calls.push(call);
+    return call;
+  }
+
+  /** Every activity the workspace workflow calls, under its registered name. */
+  activities() {
+    const world = this;
+    return {
+      // --- placement (shared queue) ---
+      async placeWorkspace(args: { replicaId: string }): Promise<HostPlacement | null> {
+        world.record('placeWorkspace', args);
+        if (world.placement instanceof Error) throw world.placement;
+        return world.placement;
+      },
+      async replaceWorkspace(args: { replicaId: string; lostHostId: string }): Promise<HostPlacement | null> {
+        world.record('replaceWorkspace', args);
+        return world.replacements.shift() ?? null;
+      },
+      // --- records (shared queue) ---
+      async setReplicaStatus(args: { replicaId: string; status: WorkspaceStatus; error?: string }): Promise<void> {
+        world.record('setReplicaStatus', args);
+      },
+      async failRunningTurn(args: { replicaId: string; chatId: string; error: string }): Promise<{ messageId: string | null }> {
+        world.record('failRunningTurn', args);
+        const messageId = world.claimed.get(args.chatId) ?? null;
+        if (messageId) world.endTurn(args.chatId, messageId);
+        return { messageId };
+      },
+      async interruptRunningTurns(args: { replicaId: string; error: string }): Promise<Array<{ chatId: string; messageId: string }>> {
+        world.record('interruptRunningTurns', args);
+        const cut = [...world.claimed].map(([chatId, messageId]) => ({ chatId, messageId }));
+        for (const { chatId, messageId } of cut) world.endTurn(chatId, messageId);
+        return cut;
+      },
+      async deleteReplica(args: { replicaId: string }): Promise<void> {
+        world.record('deleteReplica', args);
+      },
+      async deliverReplicaWebhook(args: { replicaId: string; event: string; deliveryId: string; occurredAt: string; payload: unknown }): Promise<void> {
+        world.record('deliverReplicaWebhook', args);
+      },
+      async relayTurn(args: { replicaId: string; chatId: string; messageId: string }): Promise<number> {
+        world.record('relayTurn', args);
+        return 1;
+      },
+      // --- container work (the host's queue) ---
+      async provisionWorkspace(args: { replicaId: string }): Promise<BringUpResult> {
+        world.record('provisionWorkspace', args);
+        return world.provisionResult;
+      },
+      async reprovisionWorkspace(args: { replicaId: string }): Promise<BringUpResult> {
+        world.record('reprovisionWorkspace', args);
+        return world.reprovisionResult;
+      },
+      async startWorkspace(args: { replicaId: string }): Promise<BringUpResult> {
+        world.record('startWorkspace', args);
+        return world.startResult;
+      },
+      async stopWorkspace(args: { replicaId: string }): Promise<void> {
+        world.record('stopWorkspace', args);
+      },
+      async removeWorkspace(args: { replicaId: string }): Promise<void> {
+        world.record('removeWorkspace', args);
+      },
+      async runNextTurn(args: { replicaId: string; chatId: string }): Promise<TurnResult> {
+        const call = world.record('runNextTurn', args);
+        const head = world.chats.get(args.chatId)?.[0];
+        if (!head) return { ran: false };
+        if (head.containerDown) {
+          world.chats.get(args.chatId)!.shift();
+          return { ran: false, containerDown: true };
+        }
+        world.claimed.set(args.chatId, head.id);
+        if (head.gate) {
+          const ctx = Context.current();
+          const beat = setInterval(() => ctx.heartbeat(), 1000);
+          try {
+            await head.gate.opened;
+          } finally {
+            clearInterval(beat);
+          }
+        }
+        if (head.outcome === 'throws') throw ApplicationFailure.create({ message: `the agent process crashed on ${head.id}`, type: 'AgentCrashed' });
+        world.endTurn(args.chatId, head.id);
+        world.turnsRun.push({ chatId: args.chatId, messageId: head.id, taskQueue: call.taskQueue });
+        return head.outcome === 'agent-failed'
+          ? { ran: true, messageId: head.id, ok: false, error: `the agent gave up on ${head.id}` }
+          : { ran: true, messageId: head.id, ok: true, error: null };
+      },
+    };
+  }
+
+  /** The subset a host's worker registers on its own queue, as `hostActivities` picks it. */
+  hostActivities() {
+    const all = this.activities() as Record<string, (...args: any[]) => Promise<unknown>>;
+    return Object.fromEntries(HOST_ACTIVITY_NAMES.filter((name) => name in all).map((name) => [name, all[name]]));
+  }
+
+  private endTurn(chatId: string, messageId: string): void {
+    this.claimed.delete(chatId);
+    const queue = this.chats.get(chatId) ?? [];
+    const at = queue.findIndex((t) => t.id === messageId);
+    if (at >= 0) queue.splice(at, 1);
+  }
+
+  /** Releases every held turn (teardown: a worker waits for its activities to end). */
+  releaseAll(): void {
+    for (const queue of this.chats.values()) for (const turn of queue) turn.gate?.release();
+  }
+}
+
+// --- One test's workers and workflows --------------------------------------------------------
+
+interface RunningWorker {
+  worker: Worker;
+  /** Resolves when the worker has stopped; rejects with what stopped it otherwise. */
+  done: Promise<void>;
+}
+
+/**
+ * One test's task queue, its workers (the shared one and one per host), its fake world and
+ * what it started. `close()` stops everything.
+ */
+export class WorkspaceTest {
+  readonly taskQueue = `wf-test-${randomBytes(4).toString('hex')}`;
+  readonly replicaId = `replica-${randomBytes(4).toString('hex')}`;
+  readonly world = new FakeWorld(this.taskQueue);
+  private readonly workers = new Map<string, RunningWorker>();
+  private readonly started: WorkflowHandle[] = [];
+
+  constructor(private readonly env: TestWorkflowEnvironment) {}
+
+  get client(): Client {
+    return this.env.client;
+  }
+
+  /** The shared queue's worker: the workflows (the worker's own bundle) and every activity. */
+  async startSharedWorker(): Promise<void> {
+    await this.run(
+      'shared',
+      await Worker.create({
+        connection: this.env.nativeConnection,
+        namespace: this.env.namespace,
+        taskQueue: this.taskQueue,
+        workflowBundle: await workflowBundle(),
+        activities: this.world.activities(),
+        ...(process.env.HANGAR_WORKFLOW_COVERAGE ? { debugMode: true } : {}),
+      }),
+    );
+  }
+
+  /** Host `hostId`'s worker on `{queue}@{hostId}`: the container activities only. */
+  async startHostWorker(hostId: string): Promise<void> {
+    await this.run(
+      `host:${hostId}`,
+      await Worker.create({ connection: this.env.nativeConnection, namespace: this.env.namespace, taskQueue: hostTaskQueue(this.taskQueue, hostId), activities: this.world.hostActivities() }),
+    );
+  }
+
+  async stopSharedWorker(): Promise<void> {
+    await this.stop('shared');
+  }
+
+  async stopHostWorker(hostId: string): Promise<void> {
+    await this.stop(`host:${hostId}`);
+  }
+
+  private async run(name: string, worker: Worker): Promise<void> {
+    if (this.workers.has(name)) throw new Error(`worker ${name} is already running`);
+    const done = worker.run();
+    done.catch(() => undefined); // surfaced by stop()
+    this.workers.set(name, { worker, done });
+  }
+
+  private async stop(name: string): Promise<void> {
+    const running = this.workers.get(name);
+    if (!running) throw new Error(`worker ${name} is not running`);
+    this.workers.delete(name);
+    running.worker.shutdown();
+    await running.done;
+  }
+
+  /** A workspace input with timers long enough never to fire unless a test shortens them. */
+  input(overrides: Partial<WorkspaceInput> = {}): WorkspaceInput {
+    return {
+      replicaId: this.replicaId,
+      organizationId: 'org-1',
+      lifecyclePolicy: 'default',
+      idleMs: 3_600_000,
+      archiveAfterMs: 3_600_000,
+      historyLimit: 10_000,
+      hasWebhook: true,
+      ...overrides,
+    };
+  }
+
+  async startWorkspace(input: WorkspaceInput, options: { reportTurn?: RunReportTarget } = {}): Promise<WorkspaceHandle> {
+    const common = { taskQueue: this.taskQueue, workflowId: workspaceWorkflowId(input.replicaId), args: [input] as [WorkspaceInput] };
+    const handle = options.reportTurn
+      ? await this.client.workflow.signalWithStart<typeof workspaceWorkflow, [RunReportTarget]>('workspaceWorkflow', {
+          ...common,
+          signal: WORKSPACE_SIGNALS.reportTurn,
+          signalArgs: [options.reportTurn],
+        })
+      : await this.client.workflow.start<typeof workspaceWorkflow>('workspaceWorkflow', common);
+    this.started.push(handle);
+    return new WorkspaceHandle(handle, this.client);
+  }
+
+  /**
+   * A stand-in for a workflow the workspace signals (an automation run, a warm pool), on its own
+   * queue and worker: it records every signal it gets. `workflowId` defaults to a run's.
+   */
+  async startListener(name: string, workflowId = `run/${this.taskQueue}/${name}`): Promise<Listener> {
+    const taskQueue = `${this.taskQueue}-listeners`;
+    if (!this.workers.has('listeners')) {
+      await this.run('listeners', await Worker.create({ connection: this.env.nativeConnection, namespace: this.env.namespace, taskQueue, workflowBundle: await listenerBundle() }));
+    }
+    const handle = await this.client.workflow.start<typeof signalListener>('signalListener', { taskQueue, workflowId });
+    this.started.push(handle);
+    return new Listener(handle);
+  }
+
+  async close(): Promise<void> {
+    this.world.releaseAll();
+    for (const handle of this.started) await handle.terminate('test over').catch(() => undefined);
+    for (const name of [...this.workers.keys()]) await this.stop(name);
+  }
+}
+
+export class WorkspaceHandle {
+  constructor(
+    readonly handle: WorkflowHandle,
+    private readonly client: Client,
+  ) {}
+
+  get workflowId(): string {
+    return this.handle.workflowId;
+  }
+
+  state(): Promise<WorkspaceState> {
+    return this.client.workflow.getHandle(this.workflowId).query<WorkspaceState>(WORKSPACE_QUERIES.state);
+  }
+
+  workRequested(chatId: string): Promise<void> {
+    return this.client.workflow.getHandle(this.workflowId).signal(WORKSPACE_SIGNALS.workRequested, { chatId });
+  }
+
+  lifecycle(request: LifecycleRequest): Promise<void> {
+    return this.client.workflow.getHandle(this.workflowId).signal(WORKSPACE_SIGNALS.lifecycle, request);
+  }
+
+  reportTurn(target: RunReportTarget): Promise<void> {
+    return this.client.workflow.getHandle(this.workflowId).signal(WORKSPACE_SIGNALS.reportTurn, target);
+  }
+
+  /** The latest run of the workflow (after continue-as-new, not the first). */
+  async describe() {
+    return this.client.workflow.getHandle(this.workflowId).describe();
+  }
+
+  /** Waits until the state query answers `expected` (deep-equal on the fields given). */
+  async stateBecomes(expected: Partial<WorkspaceState>, timeoutMs = 60_000): Promise<WorkspaceState> {
+    let last: WorkspaceState | undefined;
+    return until(
+      `the workspace's state query to answer ${JSON.stringify(expected)}`,
+      async () => {
+        last = await this.state();
+        return Object.entries(expected).every(([k, v]) => JSON.stringify((last as any)[k]) === JSON.stringify(v)) ? last : undefined;
+      },
+      { timeoutMs, seen: () => last },
+    );
+  }
+}
+
+export class Listener {
+  constructor(readonly handle: WorkflowHandle) {}
+
+  get workflowId(): string {
+    return this.handle.workflowId;
+  }
+
+  signals(): Promise<HeardSignal[]> {
+    return this.handle.query<HeardSignal[]>('heard');
+  }
+
+  /** The run outcomes it was told (`runTurnFinished`), in order. */
+  async outcomes(): Promise<RunOutcome[]> {
+    return (await this.signals()).filter((s) => s.signal === RUN_SIGNALS.turnFinished).map((s) => s.args[0] as RunOutcome);
+  }
+
+  /** Waits until it has been told `count` run outcomes, and answers them all. */
+  async hears(count: number, timeoutMs = 60_000): Promise<RunOutcome[]> {
+    let last: RunOutcome[] = [];
+    return until(
+      `${this.workflowId} to be told ${count} run outcome(s)`,
+      async () => {
+        last = await this.outcomes();
+        return last.length >= count ? last : undefined;
+      },
+      { timeoutMs, seen: () => last },
+    );
+  }
+}
