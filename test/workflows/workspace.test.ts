@@ -7,7 +7,8 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { expect } from 'chai';
 import { workflowBundle } from '../../src/temporal/worker';
-import { sdkLogs, startServer, until, WorkspaceTest } from './support/workspaceHarness';
+import type { WorkspaceState } from '../../workflows/shared';
+import { gate, sdkLogs, startServer, until, WorkspaceTest } from './support/workspaceHarness';
 
 describe('workspace workflow on a Temporal dev server, with fake activities', function () {
   this.timeout(120_000);
@@ -40,21 +41,93 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
     await t.close();
   });
 
-  it('places a new workspace on a host, provisions it there and runs its first chat turn on that host', async () => {
-    t.world.placement = t.world.host('a');
-    t.world.queue('c1', { id: 'm1' });
-    await t.startSharedWorker();
-    await t.startHostWorker('a');
-    const run = await t.startListener('automation');
-    const ws = await t.startWorkspace(t.input({ firstChatId: 'c1', reportTo: { workflowId: run.workflowId, messageId: 'm1' } }));
+  const hostQueue = (hostId: string) => `${t.taskQueue}@${hostId}`;
+  /** Waits until the activity `name` has been called `count` times, and answers those calls. */
+  const called = (name: string, count: number) =>
+    until(`${count} call(s) to ${name}`, async () => t.world.callsTo(name).length >= count && t.world.callsTo(name), { seen: () => t.world.calls.map((c) => c.name) });
+  const turnsRan = (...messageIds: string[]) =>
+    until(`the turns of ${messageIds.join(', ')} to run`, async () => messageIds.every((id) => t.world.turnsRun.some((r) => r.messageId === id)), { seen: () => t.world.turnsRun });
+  const idle: WorkspaceState = { status: 'active', pendingChats: [], runningChats: [] };
 
-    expect(await run.hears(1)).to.deep.equal([{ ok: true, error: null }]);
-    await ws.stateBecomes({ status: 'active', pendingChats: [], runningChats: [] });
-    await until('the turn to be relayed to its threads', async () => t.world.callsTo('relayTurn').length === 1);
-    const hostQueue = `${t.taskQueue}@a`;
-    expect(t.world.callsTo('placeWorkspace').map((c) => [c.args, c.taskQueue])).to.deep.equal([[{ replicaId: t.replicaId }, t.taskQueue]]);
-    expect(t.world.callsTo('provisionWorkspace').map((c) => [c.args, c.taskQueue])).to.deep.equal([[{ replicaId: t.replicaId }, hostQueue]]);
-    expect(t.world.turnsRun).to.deep.equal([{ chatId: 'c1', messageId: 'm1', taskQueue: hostQueue }]);
-    expect(t.world.statuses()).to.deep.equal([{ status: 'active' }]);
+  describe('turns', () => {
+    it('places a new workspace on a host, provisions it there and runs its first chat turn on that host', async () => {
+      t.world.placement = t.world.host('a');
+      t.world.queue('c1', { id: 'm1' });
+      await t.startSharedWorker();
+      await t.startHostWorker('a');
+      const run = await t.startListener('automation');
+      const ws = await t.startWorkspace(t.input({ firstChatId: 'c1', reportTo: { workflowId: run.workflowId, messageId: 'm1' } }));
+
+      expect(await run.hears(1)).to.deep.equal([{ ok: true, error: null }]);
+      await ws.stateBecomes(idle);
+      await called('relayTurn', 1);
+      await called('deliverReplicaWebhook', 2);
+      expect(t.world.callsTo('placeWorkspace').map((c) => [c.args, c.taskQueue])).to.deep.equal([[{ replicaId: t.replicaId }, t.taskQueue]]);
+      expect(t.world.callsTo('provisionWorkspace').map((c) => [c.args, c.taskQueue])).to.deep.equal([[{ replicaId: t.replicaId }, hostQueue('a')]]);
+      expect(t.world.turnsRun).to.deep.equal([{ chatId: 'c1', messageId: 'm1', taskQueue: hostQueue('a') }]);
+      // Every turn activity went to the host's queue, the last one finding nothing more queued.
+      expect(t.world.callsTo('runNextTurn').map((c) => c.taskQueue)).to.deep.equal([hostQueue('a'), hostQueue('a')]);
+      expect(t.world.statuses()).to.deep.equal([{ status: 'active' }]);
+      expect(t.world.callsTo('relayTurn').map((c) => c.args)).to.deep.equal([{ replicaId: t.replicaId, chatId: 'c1', messageId: 'm1' }]);
+      expect(t.world.webhookEvents()).to.deep.equal([
+        { event: 'replica.ready', payload: { status: 'active' } },
+        { event: 'replica.turn_completed', payload: { chatId: 'c1', messageId: 'm1', isComplete: true } },
+      ]);
+    });
+
+    it('records a turn whose activity throws as failed, tells its run, and goes on with the chat\'s next message', async () => {
+      t.world.placement = t.world.host('a');
+      await t.startSharedWorker();
+      await t.startHostWorker('a');
+      const ws = await t.startWorkspace(t.input());
+      await ws.stateBecomes(idle);
+      const crashed = await t.startListener('crashed');
+      const gaveUp = await t.startListener('gave-up');
+      const fine = await t.startListener('fine');
+      await ws.reportTurn({ workflowId: crashed.workflowId, messageId: 'm1' });
+      await ws.reportTurn({ workflowId: gaveUp.workflowId, messageId: 'm2' });
+      await ws.reportTurn({ workflowId: fine.workflowId, messageId: 'm3' });
+      t.world.queue('c1', { id: 'm1', outcome: 'throws' }, { id: 'm2', outcome: 'agent-failed' }, { id: 'm3' });
+      await ws.workRequested('c1');
+
+      const error = "the agent's turn did not finish: the agent process crashed on m1";
+      expect(await crashed.hears(1)).to.deep.equal([{ ok: false, error, interrupted: true }]);
+      expect(await gaveUp.hears(1)).to.deep.equal([{ ok: false, error: 'the agent gave up on m2' }]);
+      expect(await fine.hears(1)).to.deep.equal([{ ok: true, error: null }]);
+      await ws.stateBecomes(idle);
+      // The throwing turn had its two attempts (TURNS' retry policy), then was marked failed once.
+      expect(t.world.callsTo('runNextTurn').filter((c) => c.attempt === 2)).to.have.length(1);
+      expect(t.world.callsTo('failRunningTurn').map((c) => c.args)).to.deep.equal([{ replicaId: t.replicaId, chatId: 'c1', error }]);
+      expect(t.world.turnsRun.map((r) => r.messageId)).to.deep.equal(['m2', 'm3']);
+      expect(t.world.statuses()).to.deep.equal([{ status: 'active' }], 'a failed turn does not change the workspace status');
+      await called('relayTurn', 3);
+      expect(t.world.callsTo('relayTurn').map((c) => c.args.messageId)).to.deep.equal(['m1', 'm2', 'm3']);
+      await called('deliverReplicaWebhook', 4);
+      expect(t.world.webhookEvents().filter((e) => e.event === 'replica.turn_completed').map((e) => e.payload)).to.deep.equal([
+        { chatId: 'c1', messageId: 'm1', isComplete: false },
+        { chatId: 'c1', messageId: 'm2', isComplete: false },
+        { chatId: 'c1', messageId: 'm3', isComplete: true },
+      ]);
+    });
+
+    it('runs two chats\' turns at the same time, one turn at a time per chat', async () => {
+      t.world.placement = t.world.host('a');
+      const held = gate();
+      t.world.queue('c1', { id: 'c1-m1', gate: held }, { id: 'c1-m2' });
+      t.world.queue('c2', { id: 'c2-m1' }, { id: 'c2-m2' });
+      await t.startSharedWorker();
+      await t.startHostWorker('a');
+      const ws = await t.startWorkspace(t.input({ firstChatId: 'c1' }));
+      await called('runNextTurn', 1);
+      await ws.workRequested('c2');
+      await turnsRan('c2-m1', 'c2-m2');
+      // c2 went on while c1's turn was held; c1's second message waits for its first.
+      expect(t.world.turnsRun.map((r) => r.messageId)).to.deep.equal(['c2-m1', 'c2-m2']);
+      expect((await ws.stateBecomes({ runningChats: ['c1'] })).status).to.equal('active');
+      held.release();
+      await turnsRan('c1-m1', 'c1-m2');
+      expect(t.world.turnsRun.map((r) => r.messageId)).to.deep.equal(['c2-m1', 'c2-m2', 'c1-m1', 'c1-m2']);
+      await ws.stateBecomes(idle);
+    });
   });
 });
