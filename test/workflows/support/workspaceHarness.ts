@@ -160,7 +160,11 @@ export class FakeWorld {
 
   constructor(readonly taskQueue: string) {}
 
+  /** Every gate a queued turn holds on, released or not (teardown releases them all). */
+  private readonly gates: Gate[] = [];
+
   queue(chatId: string, ...turns: ScriptedTurn[]): void {
+    for (const turn of turns) if (turn.gate) this.gates.push(turn.gate);
     this.chats.set(chatId, [...(this.chats.get(chatId) ?? []), ...turns]);
   }
 
@@ -294,7 +298,7 @@ export class FakeWorld {
 
   /** Releases every held turn (teardown: a worker waits for its activities to end). */
   releaseAll(): void {
-    for (const queue of this.chats.values()) for (const turn of queue) turn.gate?.release();
+    for (const held of this.gates) held.release();
   }
 }
 
@@ -315,6 +319,8 @@ export class WorkspaceTest {
   readonly replicaId = `replica-${randomBytes(4).toString('hex')}`;
   readonly world = new FakeWorld(this.taskQueue);
   private readonly workers = new Map<string, RunningWorker>();
+  /** Workers told to stop whose activities are left hanging (`loseHost`): awaited at close. */
+  private readonly stopping: RunningWorker[] = [];
   private readonly started: WorkflowHandle[] = [];
 
   constructor(private readonly env: TestWorkflowEnvironment) {}
@@ -352,6 +358,20 @@ export class WorkspaceTest {
 
   async stopHostWorker(hostId: string): Promise<void> {
     await this.stop(`host:${hostId}`);
+  }
+
+  /**
+   * Host `hostId` dies: its worker stops polling at once, and the activities it had picked up
+   * are left as they are (a held turn stays held) until the test ends.
+   */
+  async loseHost(hostId: string): Promise<void> {
+    const name = `host:${hostId}`;
+    const running = this.workers.get(name);
+    if (!running) throw new Error(`worker ${name} is not running`);
+    this.workers.delete(name);
+    this.stopping.push(running);
+    running.worker.shutdown();
+    await until(`worker ${name} to stop polling`, async () => running.worker.getState() !== 'RUNNING');
   }
 
   private async run(name: string, worker: Worker): Promise<void> {
@@ -414,6 +434,7 @@ export class WorkspaceTest {
     this.world.releaseAll();
     for (const handle of this.started) await handle.terminate('test over').catch(() => undefined);
     for (const name of [...this.workers.keys()]) await this.stop(name);
+    for (const running of this.stopping.splice(0)) await running.done;
   }
 }
 
