@@ -7,7 +7,8 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { expect } from 'chai';
 import { workflowBundle } from '../../src/temporal/worker';
-import type { WorkspaceState } from '../../workflows/shared';
+import { ApplicationFailure } from '@temporalio/common';
+import { WARM_POOL_SIGNALS, warmPoolWorkflowId, type WorkspaceState } from '../../workflows/shared';
 import { gate, sdkLogs, startServer, until, WorkspaceTest } from './support/workspaceHarness';
 
 describe('workspace workflow on a Temporal dev server, with fake activities', function () {
@@ -262,6 +263,255 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
       // sent, and each run is told once, so the runs hear the former. See test/workflows/COVERAGE.md.
       expect(await run.outcomes()).to.deep.equal([{ ok: false, error: 'the workspace failed to start' }]);
       expect(await grouped.outcomes()).to.deep.equal([{ ok: false, error: 'the workspace failed to start' }]);
+    });
+  });
+
+  describe('durability', () => {
+    it('continues as new past its history limit, carrying status, host, grouped runs and whether its run was told', async () => {
+      t.world.placement = t.world.host('a');
+      t.world.queue('c1', { id: 'm1' });
+      await t.startSharedWorker();
+      await t.startHostWorker('a');
+      const run = await t.startListener('automation');
+      const grouped = await t.startListener('grouped');
+      // The grouped run's request is in the first run's history from its first event.
+      const ws = await t.startWorkspace(t.input({ firstChatId: 'c1', historyLimit: 20, reportTo: { workflowId: run.workflowId, messageId: 'm1' } }), {
+        reportTurn: { workflowId: grouped.workflowId, messageId: 'm2' },
+      });
+      const firstRunId = ws.firstRunId;
+      expect(await run.hears(1)).to.deep.equal([{ ok: true, error: null }]);
+
+      const next = await until('the workflow to continue as new', async () => {
+        const described = await ws.describe();
+        return described.runId !== firstRunId && described.status.name === 'RUNNING' && described;
+      });
+      expect(next.historyLength).to.be.below(20);
+      await ws.stateBecomes(idle);
+      t.world.queue('c1', { id: 'm2' });
+      await ws.workRequested('c1');
+
+      // The new run knows the grouped run waiting for m2, and runs m2 on the carried host without
+      // placing or provisioning again.
+      expect(await grouped.hears(1)).to.deep.equal([{ ok: true, error: null }]);
+      expect(t.world.turnsRun).to.deep.equal([
+        { chatId: 'c1', messageId: 'm1', taskQueue: hostQueue('a') },
+        { chatId: 'c1', messageId: 'm2', taskQueue: hostQueue('a') },
+      ]);
+      expect(t.world.callsTo('placeWorkspace')).to.have.length(1);
+      expect(t.world.callsTo('provisionWorkspace')).to.have.length(1);
+      expect(t.world.statuses()).to.deep.equal([{ status: 'active' }]);
+
+      // Deleting tells a run not yet told; this one was told in the first run, and is not again.
+      await ws.lifecycle('delete');
+      await ws.handle.result();
+      expect(await run.outcomes()).to.deep.equal([{ ok: true, error: null }]);
+      expect(t.world.callsTo('removeWorkspace').map((c) => c.taskQueue)).to.deep.equal([hostQueue('a')]);
+      expect(t.world.callsTo('deleteReplica').map((c) => c.args)).to.deep.equal([{ replicaId: t.replicaId }]);
+    });
+
+    it('carries on after its worker restarts in the middle of a turn', async () => {
+      t.world.placement = t.world.host('a');
+      const held = gate();
+      t.world.queue('c1', { id: 'm1', gate: held }, { id: 'm2' });
+      await t.startSharedWorker();
+      await t.startHostWorker('a');
+      const run = await t.startListener('automation');
+      const ws = await t.startWorkspace(t.input({ firstChatId: 'c1', reportTo: { workflowId: run.workflowId, messageId: 'm1' } }));
+      await called('runNextTurn', 1);
+      expect(await ws.state()).to.deep.equal({ status: 'active', pendingChats: [], runningChats: ['c1'] });
+
+      // The workflow's worker stops while m1's turn runs; the turn ends with no workflow worker up.
+      await t.stopSharedWorker();
+      held.release();
+      await turnsRan('m1');
+      // Then the whole process restarts: a new worker has no cached workflow and replays the history.
+      await t.stopHostWorker('a');
+      await t.startSharedWorker();
+      await t.startHostWorker('a');
+
+      expect(await run.hears(1)).to.deep.equal([{ ok: true, error: null }]);
+      await turnsRan('m2');
+      await ws.stateBecomes(idle);
+      expect(t.world.turnsRun.map((r) => r.messageId)).to.deep.equal(['m1', 'm2']);
+      expect(t.world.callsTo('provisionWorkspace')).to.have.length(1, 'the replayed workflow does not provision again');
+      expect(t.world.statuses()).to.deep.equal([{ status: 'active' }]);
+      await called('relayTurn', 2);
+      expect(t.world.callsTo('relayTurn').map((c) => c.args.messageId)).to.deep.equal(['m1', 'm2']);
+    });
+  });
+
+  describe('lifecycle', () => {
+    it('sleeps after inactivity, archives after a long sleep, and is provisioned afresh for new work', async () => {
+      t.world.placement = t.world.host('a');
+      t.world.queue('c1', { id: 'm1' });
+      await t.startSharedWorker();
+      await t.startHostWorker('a');
+      const ws = await t.startWorkspace(t.input({ firstChatId: 'c1', idleMs: 1000, archiveAfterMs: 1000 }));
+
+      await ws.stateBecomes({ status: 'archived', pendingChats: [], runningChats: [] });
+      expect(t.world.statuses().map((s) => s.status)).to.deep.equal(['active', 'sleeping', 'archived']);
+      expect(t.world.calls.filter((c) => ['stopWorkspace', 'removeWorkspace'].includes(c.name)).map((c) => [c.name, c.taskQueue])).to.deep.equal([
+        ['stopWorkspace', hostQueue('a')],
+        ['removeWorkspace', hostQueue('a')],
+      ]);
+
+      t.world.queue('c1', { id: 'm2' });
+      await ws.workRequested('c1');
+      await turnsRan('m2');
+      expect(t.world.callsTo('provisionWorkspace')).to.have.length(2, 'an archived workspace is provisioned from scratch');
+      expect(t.world.callsTo('startWorkspace')).to.deep.equal([]);
+      expect(t.world.statuses().slice(0, 4).map((s) => s.status)).to.deep.equal(['active', 'sleeping', 'archived', 'active']);
+    });
+
+    it('sleeps and wakes on request, starting the stopped container again', async () => {
+      t.world.placement = t.world.host('a');
+      await t.startSharedWorker();
+      await t.startHostWorker('a');
+      const ws = await t.startWorkspace(t.input());
+      await ws.stateBecomes(idle);
+
+      await ws.lifecycle('sleep');
+      await ws.stateBecomes({ status: 'sleeping' });
+      await ws.lifecycle('sleep'); // asleep already: nothing to do
+      await ws.lifecycle('wake');
+      await ws.stateBecomes(idle);
+      expect(t.world.statuses().map((s) => s.status)).to.deep.equal(['active', 'sleeping', 'active']);
+      expect(t.world.calls.filter((c) => ['stopWorkspace', 'startWorkspace', 'provisionWorkspace'].includes(c.name)).map((c) => c.name)).to.deep.equal([
+        'provisionWorkspace',
+        'stopWorkspace',
+        'startWorkspace',
+      ]);
+
+      // Work for a sleeping workspace wakes it.
+      await ws.lifecycle('sleep');
+      await ws.stateBecomes({ status: 'sleeping' });
+      t.world.queue('c1', { id: 'm1' });
+      await ws.workRequested('c1');
+      await turnsRan('m1');
+      expect(t.world.callsTo('startWorkspace')).to.have.length(2);
+    });
+
+    it('applies the lifecycle policy once its work is done (archive_when_done)', async () => {
+      t.world.placement = t.world.host('a');
+      t.world.queue('c1', { id: 'm1' });
+      await t.startSharedWorker();
+      await t.startHostWorker('a');
+      const ws = await t.startWorkspace(t.input({ firstChatId: 'c1', lifecyclePolicy: 'archive_when_done' }));
+      await ws.stateBecomes({ status: 'archived' });
+      expect(t.world.turnsRun.map((r) => r.messageId)).to.deep.equal(['m1']);
+      expect(t.world.statuses().map((s) => s.status)).to.deep.equal(['active', 'archived']);
+      expect(t.world.callsTo('removeWorkspace')).to.have.length(1);
+    });
+
+    it('deletes itself after inactivity (delete_after_inactivity), telling its waiting run', async () => {
+      t.world.placement = t.world.host('a');
+      await t.startSharedWorker();
+      await t.startHostWorker('a');
+      const run = await t.startListener('automation');
+      const ws = await t.startWorkspace(t.input({ lifecyclePolicy: 'delete_after_inactivity', idleMs: 1000, reportTo: { workflowId: run.workflowId, messageId: 'never' } }));
+      await ws.handle.result();
+      expect(await run.outcomes()).to.deep.equal([{ ok: false, error: 'the workspace was deleted before the agent finished' }]);
+      expect(t.world.calls.filter((c) => ['removeWorkspace', 'deleteReplica'].includes(c.name)).map((c) => c.name)).to.deep.equal(['removeWorkspace', 'deleteReplica']);
+      expect(t.world.webhookEvents().map((e) => e.event)).to.deep.equal(['replica.ready', 'replica.deleted']);
+    });
+
+    it('deletes on request while a turn runs: the turn is stopped, the container removed, the record deleted', async () => {
+      t.world.placement = t.world.host('a');
+      const held = gate();
+      t.world.queue('c1', { id: 'm1', gate: held });
+      await t.startSharedWorker();
+      await t.startHostWorker('a');
+      const grouped = await t.startListener('grouped');
+      const ws = await t.startWorkspace(t.input({ firstChatId: 'c1' }), { reportTurn: { workflowId: grouped.workflowId, messageId: 'm1' } });
+      await called('runNextTurn', 1);
+      await ws.lifecycle('delete');
+      await ws.handle.result();
+      expect(await grouped.outcomes()).to.deep.equal([{ ok: false, error: 'the workspace was deleted before the agent finished' }]);
+      expect(t.world.callsTo('deleteReplica')).to.have.length(1);
+      expect(t.world.turnsRun).to.deep.equal([], 'the held turn never ended');
+    });
+
+    it('starts its container again when it stopped by itself, and the chats that found it down go on', async () => {
+      t.world.placement = t.world.host('a');
+      await t.startSharedWorker();
+      await t.startHostWorker('a');
+      const ws = await t.startWorkspace(t.input());
+      await ws.stateBecomes(idle);
+      t.world.queue('c1', { id: 'down', containerDown: true }, { id: 'm1' });
+      await ws.workRequested('c1');
+      await called('runNextTurn', 1);
+      await ws.stateBecomes(idle);
+      expect(t.world.turnsRun).to.deep.equal([], 'a chat that found the container down waits');
+
+      await ws.lifecycle('restart');
+      await turnsRan('m1');
+      expect(t.world.callsTo('startWorkspace').map((c) => c.taskQueue)).to.deep.equal([hostQueue('a')]);
+      expect(t.world.statuses()).to.deep.equal([{ status: 'active' }]);
+    });
+
+    it('goes to error when its stopped container cannot be started again, telling its runs the turn was interrupted', async () => {
+      t.world.placement = t.world.host('a');
+      t.world.startResult = { ok: false, error: 'the image is gone' };
+      await t.startSharedWorker();
+      await t.startHostWorker('a');
+      const run = await t.startListener('automation');
+      const ws = await t.startWorkspace(t.input({ reportTo: { workflowId: run.workflowId, messageId: 'm1' } }));
+      await ws.stateBecomes(idle);
+      await ws.lifecycle('restart');
+      await ws.handle.result();
+      const message = "the workspace's container stopped (was its Docker engine restarted?) and could not be started again: the image is gone";
+      expect(await run.outcomes()).to.deep.equal([{ ok: false, error: message, interrupted: true }]);
+      expect(t.world.statuses()).to.deep.equal([{ status: 'active' }, { status: 'error', error: message }]);
+    });
+  });
+
+  describe('a workspace that cannot start', () => {
+    it('goes to error when no host can take it', async () => {
+      t.world.placement = ApplicationFailure.create({ message: 'no live worker host has room', type: 'NoWorkerHost', nonRetryable: true });
+      await t.startSharedWorker();
+      const run = await t.startListener('automation');
+      const ws = await t.startWorkspace(t.input({ firstChatId: 'c1', reportTo: { workflowId: run.workflowId, messageId: 'm1' } }));
+      await ws.handle.result();
+      expect(t.world.statuses()).to.deep.equal([{ status: 'error', error: 'the workspace could not be placed on a worker host: no live worker host has room' }]);
+      expect(await run.outcomes()).to.deep.equal([{ ok: false, error: 'the workspace failed to start' }]);
+      expect(t.world.callsTo('provisionWorkspace')).to.deep.equal([]);
+    });
+
+    it('removes a half-built container and goes to error when provisioning fails', async () => {
+      t.world.placement = t.world.host('a');
+      t.world.provisionResult = { ok: false, error: 'the start hook failed' };
+      await t.startSharedWorker();
+      await t.startHostWorker('a');
+      const ws = await t.startWorkspace(t.input({ firstChatId: 'c1' }));
+      await ws.handle.result();
+      expect(t.world.calls.filter((c) => c.taskQueue === hostQueue('a')).map((c) => c.name)).to.deep.equal(['provisionWorkspace', 'removeWorkspace']);
+      expect(t.world.statuses()).to.deep.equal([{ status: 'error', error: 'the start hook failed' }]);
+      expect(t.world.webhookEvents()).to.deep.equal([{ event: 'replica.error', payload: { status: 'error', message: 'the start hook failed' } }]);
+    });
+
+    it('tells its environment\'s warm pool when it took one of its entries', async () => {
+      t.world.placement = t.world.host('a');
+      const environmentId = `env-${t.taskQueue}`;
+      t.world.provisionResult = { ok: true, warmPoolEnvironmentId: environmentId };
+      await t.startSharedWorker();
+      await t.startHostWorker('a');
+      const pool = await t.startListener('pool', warmPoolWorkflowId(environmentId));
+      const ws = await t.startWorkspace(t.input());
+      await ws.stateBecomes(idle);
+      await until('the warm pool to be signalled', async () => (await pool.signals()).length > 0);
+      expect(await pool.signals()).to.deep.equal([{ signal: WARM_POOL_SIGNALS.changed, args: [] }]);
+    });
+
+    it('runs on the shared queue when placement names no host (a workspace from before hosts)', async () => {
+      t.world.placement = null;
+      t.world.queue('c1', { id: 'm1' });
+      await t.startSharedWorker();
+      const ws = await t.startWorkspace(t.input({ firstChatId: 'c1', hasWebhook: false }));
+      await turnsRan('m1');
+      await ws.stateBecomes(idle);
+      expect(t.world.turnsRun[0].taskQueue).to.equal(t.taskQueue);
+      expect(t.world.callsTo('provisionWorkspace').map((c) => c.taskQueue)).to.deep.equal([t.taskQueue]);
+      expect(t.world.callsTo('deliverReplicaWebhook')).to.deep.equal([], 'no webhook_url, no deliveries');
     });
   });
 });

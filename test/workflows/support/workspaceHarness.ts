@@ -405,15 +405,21 @@ export class WorkspaceTest {
 
   async startWorkspace(input: WorkspaceInput, options: { reportTurn?: RunReportTarget } = {}): Promise<WorkspaceHandle> {
     const common = { taskQueue: this.taskQueue, workflowId: workspaceWorkflowId(input.replicaId), args: [input] as [WorkspaceInput] };
-    const handle = options.reportTurn
-      ? await this.client.workflow.signalWithStart<typeof workspaceWorkflow, [RunReportTarget]>('workspaceWorkflow', {
-          ...common,
-          signal: WORKSPACE_SIGNALS.reportTurn,
-          signalArgs: [options.reportTurn],
-        })
-      : await this.client.workflow.start<typeof workspaceWorkflow>('workspaceWorkflow', common);
+    let handle: WorkflowHandle;
+    let firstRunId: string;
+    if (options.reportTurn) {
+      const started = await this.client.workflow.signalWithStart<typeof workspaceWorkflow, [RunReportTarget]>('workspaceWorkflow', {
+        ...common,
+        signal: WORKSPACE_SIGNALS.reportTurn,
+        signalArgs: [options.reportTurn],
+      });
+      [handle, firstRunId] = [started, started.signaledRunId];
+    } else {
+      const started = await this.client.workflow.start<typeof workspaceWorkflow>('workspaceWorkflow', common);
+      [handle, firstRunId] = [started, started.firstExecutionRunId];
+    }
     this.started.push(handle);
-    return new WorkspaceHandle(handle, this.client);
+    return new WorkspaceHandle(handle, this.client, firstRunId);
   }
 
   /**
@@ -440,8 +446,11 @@ export class WorkspaceTest {
 
 export class WorkspaceHandle {
   constructor(
+    /** Follows the chain of runs: `result()` is the last run's. */
     readonly handle: WorkflowHandle,
     private readonly client: Client,
+    /** The run the test started (continue-as-new starts others). */
+    readonly firstRunId: string,
   ) {}
 
   get workflowId(): string {
