@@ -48,6 +48,14 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
     until(`${count} call(s) to ${name}`, async () => t.world.callsTo(name).length >= count && t.world.callsTo(name), { seen: () => t.world.calls.map((c) => c.name) });
   const turnsRan = (...messageIds: string[]) =>
     until(`the turns of ${messageIds.join(', ')} to run`, async () => messageIds.every((id) => t.world.turnsRun.some((r) => r.messageId === id)), { seen: () => t.world.turnsRun });
+  /**
+   * Waits until the statuses written are `expected`. The state query answers a new status as
+   * soon as the workflow has set it, a moment before its `setReplicaStatus` has run.
+   */
+  const statusesBecome = (...expected: string[]) =>
+    until(`the statuses written to be ${expected.join(', ')}`, async () => JSON.stringify(t.world.statuses().map((s) => s.status)) === JSON.stringify(expected), {
+      seen: () => t.world.statuses(),
+    });
   const idle: WorkspaceState = { status: 'active', pendingChats: [], runningChats: [] };
 
   describe('turns', () => {
@@ -349,7 +357,7 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
       const ws = await t.startWorkspace(t.input({ firstChatId: 'c1', idleMs: 1000, archiveAfterMs: 1000 }));
 
       await ws.stateBecomes({ status: 'archived', pendingChats: [], runningChats: [] });
-      expect(t.world.statuses().map((s) => s.status)).to.deep.equal(['active', 'sleeping', 'archived']);
+      await statusesBecome('active', 'sleeping', 'archived');
       expect(t.world.calls.filter((c) => ['stopWorkspace', 'removeWorkspace'].includes(c.name)).map((c) => [c.name, c.taskQueue])).to.deep.equal([
         ['stopWorkspace', hostQueue('a')],
         ['removeWorkspace', hostQueue('a')],
@@ -375,7 +383,7 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
       await ws.lifecycle('sleep'); // asleep already: nothing to do
       await ws.lifecycle('wake');
       await ws.stateBecomes(idle);
-      expect(t.world.statuses().map((s) => s.status)).to.deep.equal(['active', 'sleeping', 'active']);
+      await statusesBecome('active', 'sleeping', 'active');
       expect(t.world.calls.filter((c) => ['stopWorkspace', 'startWorkspace', 'provisionWorkspace'].includes(c.name)).map((c) => c.name)).to.deep.equal([
         'provisionWorkspace',
         'stopWorkspace',
@@ -398,8 +406,8 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
       await t.startHostWorker('a');
       const ws = await t.startWorkspace(t.input({ firstChatId: 'c1', lifecyclePolicy: 'archive_when_done' }));
       await ws.stateBecomes({ status: 'archived' });
+      await statusesBecome('active', 'archived');
       expect(t.world.turnsRun.map((r) => r.messageId)).to.deep.equal(['m1']);
-      expect(t.world.statuses().map((s) => s.status)).to.deep.equal(['active', 'archived']);
       expect(t.world.callsTo('removeWorkspace')).to.have.length(1);
     });
 

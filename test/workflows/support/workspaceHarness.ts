@@ -11,6 +11,9 @@
  * lost host.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Client, WorkflowHandle } from '@temporalio/client';
@@ -94,6 +97,24 @@ let listenerBundlePromise: Promise<WorkflowBundleWithSourceMap> | undefined;
 function listenerBundle(): Promise<WorkflowBundleWithSourceMap> {
   listenerBundlePromise ??= bundleWorkflowCode({ workflowsPath: require.resolve('./listener.ts'), logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error } });
   return listenerBundlePromise;
+}
+
+/**
+ * `HANGAR_WORKFLOW_COVERAGE=1` (test/workflows/COVERAGE.md): the same bundle, written to a file
+ * so that c8 finds the code V8 counted and its source map, and run on the main thread (debug
+ * mode) so that the process's coverage holds the workflow code.
+ */
+const COVERAGE = !!process.env.HANGAR_WORKFLOW_COVERAGE;
+let coverageBundlePath: Promise<{ codePath: string }> | undefined;
+function coverageBundle(): Promise<{ codePath: string }> {
+  coverageBundlePath ??= (async () => {
+    const dir = join(tmpdir(), 'hangar-workflow-coverage');
+    mkdirSync(dir, { recursive: true });
+    const codePath = join(dir, `workflow-bundle-${process.pid}.js`);
+    writeFileSync(codePath, (await workflowBundle()).code);
+    return { codePath };
+  })();
+  return coverageBundlePath;
 }
 
 // --- The fake activities ---------------------------------------------------------------------
@@ -337,9 +358,8 @@ export class WorkspaceTest {
         connection: this.env.nativeConnection,
         namespace: this.env.namespace,
         taskQueue: this.taskQueue,
-        workflowBundle: await workflowBundle(),
+        ...(COVERAGE ? { workflowBundle: await coverageBundle(), debugMode: true } : { workflowBundle: await workflowBundle() }),
         activities: this.world.activities(),
-        ...(process.env.HANGAR_WORKFLOW_COVERAGE ? { debugMode: true } : {}),
       }),
     );
   }
