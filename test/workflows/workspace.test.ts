@@ -138,6 +138,26 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
       expect(t.world.turnsRun.map((r) => r.messageId)).to.deep.equal(['c2-m1', 'c2-m2', 'c1-m1', 'c1-m2']);
       await ws.stateBecomes(idle);
     });
+
+    it('keeps the workspace going when a failed turn cannot even be recorded: the chat stops, and runs again when asked', async () => {
+      t.world.placement = t.world.host('a');
+      t.world.failRunningTurnError = ApplicationFailure.create({ message: 'the database is away', nonRetryable: true });
+      t.world.queue('c1', { id: 'm1', outcome: 'throws' }, { id: 'm2' });
+      await t.startSharedWorker();
+      await t.startHostWorker('a');
+      const ws = await t.startWorkspace(t.input({ firstChatId: 'c1' }));
+      await called('failRunningTurn', 1);
+      await ws.stateBecomes(idle);
+      expect(t.world.turnsRun).to.deep.equal([]);
+      expect(t.world.statuses()).to.deep.equal([{ status: 'active' }]);
+
+      // The database is back: the chat's next request ends m1 as failed and runs m2.
+      t.world.failRunningTurnError = null;
+      await ws.workRequested('c1');
+      await turnsRan('m2');
+      expect(t.world.callsTo('failRunningTurn')).to.have.length(2);
+      await ws.stateBecomes(idle);
+    });
   });
 
   describe('a lost host', () => {
@@ -184,10 +204,11 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
       await t.startSharedWorker();
       await t.startHostWorker('a');
       await t.startHostWorker('b');
-      const ws = await t.startWorkspace(t.input());
-      await ws.stateBecomes(idle);
       const run = await t.startListener('automation');
-      await ws.reportTurn({ workflowId: run.workflowId, messageId: 'm1' });
+      const grouped = await t.startListener('grouped');
+      const ws = await t.startWorkspace(t.input({ reportTo: { workflowId: run.workflowId, messageId: 'm1' } }));
+      await ws.stateBecomes(idle);
+      await ws.reportTurn({ workflowId: grouped.workflowId, messageId: 'm1' });
       // m1's turn is running on host a when a dies; the record still says it runs when the
       // workspace moves, and interruptRunningTurns ends it. Host a's loss is found by c2's turn.
       const held = gate();
@@ -201,6 +222,7 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
       const error =
         'the worker host "a" holding this workspace\'s container did not pick up its work within 4 s; the host is taken as lost; the turn was cut, and the workspace moved to host "b"';
       expect(await run.hears(1)).to.deep.equal([{ ok: false, error, interrupted: true }]);
+      expect(await grouped.hears(1)).to.deep.equal([{ ok: false, error, interrupted: true }]);
       await turnsRan('c2-m1');
       expect(t.world.turnsRun.find((r) => r.messageId === 'c2-m1')?.taskQueue).to.equal(hostQueue('b'));
       expect(t.world.statuses().map((s) => s.status)).to.deep.equal(['active', 'preparing', 'active']);
@@ -212,6 +234,71 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
         { event: 'replica.turn_completed', payload: { chatId: 'c1', messageId: 'm1', isComplete: false } },
       ]);
       await ws.stateBecomes(idle);
+    });
+
+    /** A workspace on host `a` that ran m1, whose host is then stopped and which is given m2. */
+    const loseHostUnderWork = async (options: { sharedVolumes: boolean; hosts: string[] }) => {
+      t.world.placement = t.world.host('a', { scheduleToStartMs, sharedVolumes: options.sharedVolumes });
+      t.world.queue('c1', { id: 'm1' });
+      await t.startSharedWorker();
+      for (const hostId of options.hosts) await t.startHostWorker(hostId);
+      const ws = await t.startWorkspace(t.input({ firstChatId: 'c1' }));
+      await turnsRan('m1');
+      await ws.stateBecomes(idle);
+      await t.stopHostWorker('a');
+      t.world.queue('c1', { id: 'm2' });
+      await ws.workRequested('c1');
+      return ws;
+    };
+    const lostMessage = (hostId: string) =>
+      `the worker host "${hostId}" holding this workspace's container did not pick up its work within 4 s; the host is taken as lost`;
+
+    it('moves the workspace again when the host it moved to is lost too', async () => {
+      t.world.replacements = [t.world.host('b', { scheduleToStartMs, sharedVolumes: true }), t.world.host('c', { scheduleToStartMs, sharedVolumes: true })];
+      const ws = await loseHostUnderWork({ sharedVolumes: true, hosts: ['a', 'c'] }); // b never polls
+
+      await turnsRan('m2');
+      expect(t.world.turnsRun.map((r) => [r.messageId, r.taskQueue])).to.deep.equal([
+        ['m1', hostQueue('a')],
+        ['m2', hostQueue('c')],
+      ]);
+      expect(t.world.callsTo('replaceWorkspace').map((c) => c.args.lostHostId)).to.deep.equal(['a', 'b']);
+      expect(t.world.callsTo('reprovisionWorkspace').map((c) => c.taskQueue)).to.deep.equal([hostQueue('c')]);
+      expect(t.world.statuses().map((s) => s.status)).to.deep.equal(['active', 'preparing', 'preparing', 'active']);
+      await ws.stateBecomes(idle);
+    });
+
+    it('puts a workspace on shared storage in error when no other host can take it', async () => {
+      t.world.replacements = [];
+      const ws = await loseHostUnderWork({ sharedVolumes: true, hosts: ['a'] });
+      await ws.handle.result();
+      expect(t.world.callsTo('replaceWorkspace').map((c) => c.args)).to.deep.equal([{ replicaId: t.replicaId, lostHostId: 'a' }]);
+      expect(t.world.statuses()).to.deep.equal([{ status: 'active' }, { status: 'preparing' }, { status: 'error', error: lostMessage('a') }]);
+      expect(t.world.callsTo('reprovisionWorkspace')).to.deep.equal([]);
+      expect(t.world.turnsRun.map((r) => r.messageId)).to.deep.equal(['m1']);
+    });
+
+    it('puts the workspace in error when re-provisioning it on the new host fails', async () => {
+      t.world.replacements = [t.world.host('b', { scheduleToStartMs, sharedVolumes: true })];
+      t.world.reprovisionResult = { ok: false, error: 'the volume could not be mounted' };
+      const ws = await loseHostUnderWork({ sharedVolumes: true, hosts: ['a', 'b'] });
+      await ws.handle.result();
+      expect(t.world.statuses()).to.deep.equal([{ status: 'active' }, { status: 'preparing' }, { status: 'error', error: 'the volume could not be mounted' }]);
+      expect(t.world.callsTo('reprovisionWorkspace').map((c) => c.taskQueue)).to.deep.equal([hostQueue('b')]);
+      expect(t.world.callsTo('removeWorkspace')).to.deep.equal([], 'what was made on the new host stays: its volume is the data');
+    });
+
+    it('goes to error when its host is lost as it is put to sleep (off shared storage)', async () => {
+      t.world.placement = t.world.host('a', { scheduleToStartMs });
+      await t.startSharedWorker();
+      await t.startHostWorker('a');
+      const ws = await t.startWorkspace(t.input());
+      await ws.stateBecomes(idle);
+      await t.stopHostWorker('a');
+      await ws.lifecycle('sleep');
+      await ws.handle.result();
+      expect(t.world.statuses()).to.deep.equal([{ status: 'active' }, { status: 'error', error: lostMessage('a') }]);
+      expect(t.world.callsTo('stopWorkspace')).to.deep.equal([]);
     });
 
     it('provisions a new workspace on shared storage on another host when its first host never picks the work up, and announces it ready once', async () => {
@@ -457,20 +544,25 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
       expect(t.world.statuses()).to.deep.equal([{ status: 'active' }]);
     });
 
-    it('goes to error when its stopped container cannot be started again, telling its runs the turn was interrupted', async () => {
-      t.world.placement = t.world.host('a');
-      t.world.startResult = { ok: false, error: 'the image is gone' };
-      await t.startSharedWorker();
-      await t.startHostWorker('a');
-      const run = await t.startListener('automation');
-      const ws = await t.startWorkspace(t.input({ reportTo: { workflowId: run.workflowId, messageId: 'm1' } }));
-      await ws.stateBecomes(idle);
-      await ws.lifecycle('restart');
-      await ws.handle.result();
-      const message = "the workspace's container stopped (was its Docker engine restarted?) and could not be started again: the image is gone";
-      expect(await run.outcomes()).to.deep.equal([{ ok: false, error: message, interrupted: true }]);
-      expect(t.world.statuses()).to.deep.equal([{ status: 'active' }, { status: 'error', error: message }]);
-    });
+    for (const [how, startResult, error] of [
+      ['answers a failure', { ok: false, error: 'the image is gone' }, 'the image is gone'],
+      ['throws', ApplicationFailure.create({ message: 'the Docker engine does not answer', nonRetryable: true }), 'the Docker engine does not answer'],
+    ] as const) {
+      it(`goes to error when starting its stopped container again ${how}, telling its run the turn was interrupted`, async () => {
+        t.world.placement = t.world.host('a');
+        t.world.startResult = startResult;
+        await t.startSharedWorker();
+        await t.startHostWorker('a');
+        const run = await t.startListener('automation');
+        const ws = await t.startWorkspace(t.input({ reportTo: { workflowId: run.workflowId, messageId: 'm1' } }));
+        await ws.stateBecomes(idle);
+        await ws.lifecycle('restart');
+        await ws.handle.result();
+        const message = `the workspace's container stopped (was its Docker engine restarted?) and could not be started again: ${error}`;
+        expect(await run.outcomes()).to.deep.equal([{ ok: false, error: message, interrupted: true }]);
+        expect(t.world.statuses()).to.deep.equal([{ status: 'active' }, { status: 'error', error: message }]);
+      });
+    }
   });
 
   describe('a workspace that cannot start', () => {
@@ -497,6 +589,20 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
       expect(t.world.webhookEvents()).to.deep.equal([{ event: 'replica.error', payload: { status: 'error', message: 'the start hook failed' } }]);
     });
 
+    it('fails the workflow when provisioning throws instead of answering a failure', async () => {
+      t.world.placement = t.world.host('a');
+      t.world.provisionResult = ApplicationFailure.create({ message: 'the replica row is unreadable', nonRetryable: true });
+      await t.startSharedWorker();
+      await t.startHostWorker('a');
+      const ws = await t.startWorkspace(t.input({ firstChatId: 'c1' }));
+      const failure = await ws.handle.result().then(
+        () => null,
+        (err: Error) => err,
+      );
+      expect(failure?.name).to.equal('WorkflowFailedError');
+      expect(t.world.statuses()).to.deep.equal([], 'nothing was written: the record stays as it was');
+    });
+
     it('tells its environment\'s warm pool when it took one of its entries', async () => {
       t.world.placement = t.world.host('a');
       const environmentId = `env-${t.taskQueue}`;
@@ -510,14 +616,18 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
       expect(await pool.signals()).to.deep.equal([{ signal: WARM_POOL_SIGNALS.changed, args: [] }]);
     });
 
-    it('runs on the shared queue when placement names no host (a workspace from before hosts)', async () => {
+    it('runs on the shared queue when placement names no host (a workspace from before hosts), also after continuing as new', async () => {
       t.world.placement = null;
       t.world.queue('c1', { id: 'm1' });
       await t.startSharedWorker();
-      const ws = await t.startWorkspace(t.input({ firstChatId: 'c1', hasWebhook: false }));
+      const ws = await t.startWorkspace(t.input({ firstChatId: 'c1', hasWebhook: false, historyLimit: 20 }));
       await turnsRan('m1');
+      await until('the workflow to continue as new', async () => (await ws.describe()).runId !== ws.firstRunId);
       await ws.stateBecomes(idle);
-      expect(t.world.turnsRun[0].taskQueue).to.equal(t.taskQueue);
+      t.world.queue('c1', { id: 'm2' });
+      await ws.workRequested('c1');
+      await turnsRan('m2');
+      expect(t.world.turnsRun.map((r) => r.taskQueue)).to.deep.equal([t.taskQueue, t.taskQueue]);
       expect(t.world.callsTo('provisionWorkspace').map((c) => c.taskQueue)).to.deep.equal([t.taskQueue]);
       expect(t.world.callsTo('deliverReplicaWebhook')).to.deep.equal([], 'no webhook_url, no deliveries');
     });

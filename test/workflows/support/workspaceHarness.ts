@@ -162,6 +162,11 @@ export function gate(): Gate {
 
 type BringUpResult = { ok: boolean; error?: string; warmPoolEnvironmentId?: string };
 
+function answer<T>(result: T | Error): T {
+  if (result instanceof Error) throw result;
+  return result;
+}
+
 /**
  * The world the activities see: queued messages per chat, the placements placement answers,
  * what provisioning answers. Every call is recorded in `calls`.
@@ -175,9 +180,12 @@ export class FakeWorld {
   /** What `placeWorkspace` answers (or throws), then what each `replaceWorkspace` answers in turn. */
   placement: HostPlacement | null | Error = null;
   replacements: Array<HostPlacement | null> = [];
-  provisionResult: BringUpResult = { ok: true };
-  startResult: BringUpResult = { ok: true };
-  reprovisionResult: BringUpResult = { ok: true };
+  /** What bringing a container up answers, or throws (an error the activity gave up on). */
+  provisionResult: BringUpResult | Error = { ok: true };
+  startResult: BringUpResult | Error = { ok: true };
+  reprovisionResult: BringUpResult | Error = { ok: true };
+  /** Set: `failRunningTurn` throws it (the record of a failed turn could not be written). */
+  failRunningTurnError: Error | null = null;
 
   constructor(readonly taskQueue: string) {}
 
@@ -219,72 +227,72 @@ export class FakeWorld {
 
   /** Every activity the workspace workflow calls, under its registered name. */
   activities() {
-    const world = this;
     return {
       // --- placement (shared queue) ---
-      async placeWorkspace(args: { replicaId: string }): Promise<HostPlacement | null> {
-        world.record('placeWorkspace', args);
-        if (world.placement instanceof Error) throw world.placement;
-        return world.placement;
+      placeWorkspace: async (args: { replicaId: string }): Promise<HostPlacement | null> => {
+        this.record('placeWorkspace', args);
+        if (this.placement instanceof Error) throw this.placement;
+        return this.placement;
       },
-      async replaceWorkspace(args: { replicaId: string; lostHostId: string }): Promise<HostPlacement | null> {
-        world.record('replaceWorkspace', args);
-        return world.replacements.shift() ?? null;
+      replaceWorkspace: async (args: { replicaId: string; lostHostId: string }): Promise<HostPlacement | null> => {
+        this.record('replaceWorkspace', args);
+        return this.replacements.shift() ?? null;
       },
       // --- records (shared queue) ---
-      async setReplicaStatus(args: { replicaId: string; status: WorkspaceStatus; error?: string }): Promise<void> {
-        world.record('setReplicaStatus', args);
+      setReplicaStatus: async (args: { replicaId: string; status: WorkspaceStatus; error?: string }): Promise<void> => {
+        this.record('setReplicaStatus', args);
       },
-      async failRunningTurn(args: { replicaId: string; chatId: string; error: string }): Promise<{ messageId: string | null }> {
-        world.record('failRunningTurn', args);
-        const messageId = world.claimed.get(args.chatId) ?? null;
-        if (messageId) world.endTurn(args.chatId, messageId);
+      failRunningTurn: async (args: { replicaId: string; chatId: string; error: string }): Promise<{ messageId: string | null }> => {
+        this.record('failRunningTurn', args);
+        if (this.failRunningTurnError) throw this.failRunningTurnError;
+        const messageId = this.claimed.get(args.chatId) ?? null;
+        if (messageId) this.endTurn(args.chatId, messageId);
         return { messageId };
       },
-      async interruptRunningTurns(args: { replicaId: string; error: string }): Promise<Array<{ chatId: string; messageId: string }>> {
-        world.record('interruptRunningTurns', args);
-        const cut = [...world.claimed].map(([chatId, messageId]) => ({ chatId, messageId }));
-        for (const { chatId, messageId } of cut) world.endTurn(chatId, messageId);
+      interruptRunningTurns: async (args: { replicaId: string; error: string }): Promise<Array<{ chatId: string; messageId: string }>> => {
+        this.record('interruptRunningTurns', args);
+        const cut = [...this.claimed].map(([chatId, messageId]) => ({ chatId, messageId }));
+        for (const { chatId, messageId } of cut) this.endTurn(chatId, messageId);
         return cut;
       },
-      async deleteReplica(args: { replicaId: string }): Promise<void> {
-        world.record('deleteReplica', args);
+      deleteReplica: async (args: { replicaId: string }): Promise<void> => {
+        this.record('deleteReplica', args);
       },
-      async deliverReplicaWebhook(args: { replicaId: string; event: string; deliveryId: string; occurredAt: string; payload: unknown }): Promise<void> {
-        world.record('deliverReplicaWebhook', args);
+      deliverReplicaWebhook: async (args: { replicaId: string; event: string; deliveryId: string; occurredAt: string; payload: unknown }): Promise<void> => {
+        this.record('deliverReplicaWebhook', args);
       },
-      async relayTurn(args: { replicaId: string; chatId: string; messageId: string }): Promise<number> {
-        world.record('relayTurn', args);
+      relayTurn: async (args: { replicaId: string; chatId: string; messageId: string }): Promise<number> => {
+        this.record('relayTurn', args);
         return 1;
       },
       // --- container work (the host's queue) ---
-      async provisionWorkspace(args: { replicaId: string }): Promise<BringUpResult> {
-        world.record('provisionWorkspace', args);
-        return world.provisionResult;
+      provisionWorkspace: async (args: { replicaId: string }): Promise<BringUpResult> => {
+        this.record('provisionWorkspace', args);
+        return answer(this.provisionResult);
       },
-      async reprovisionWorkspace(args: { replicaId: string }): Promise<BringUpResult> {
-        world.record('reprovisionWorkspace', args);
-        return world.reprovisionResult;
+      reprovisionWorkspace: async (args: { replicaId: string }): Promise<BringUpResult> => {
+        this.record('reprovisionWorkspace', args);
+        return answer(this.reprovisionResult);
       },
-      async startWorkspace(args: { replicaId: string }): Promise<BringUpResult> {
-        world.record('startWorkspace', args);
-        return world.startResult;
+      startWorkspace: async (args: { replicaId: string }): Promise<BringUpResult> => {
+        this.record('startWorkspace', args);
+        return answer(this.startResult);
       },
-      async stopWorkspace(args: { replicaId: string }): Promise<void> {
-        world.record('stopWorkspace', args);
+      stopWorkspace: async (args: { replicaId: string }): Promise<void> => {
+        this.record('stopWorkspace', args);
       },
-      async removeWorkspace(args: { replicaId: string }): Promise<void> {
-        world.record('removeWorkspace', args);
+      removeWorkspace: async (args: { replicaId: string }): Promise<void> => {
+        this.record('removeWorkspace', args);
       },
-      async runNextTurn(args: { replicaId: string; chatId: string }): Promise<TurnResult> {
-        const call = world.record('runNextTurn', args);
-        const head = world.chats.get(args.chatId)?.[0];
+      runNextTurn: async (args: { replicaId: string; chatId: string }): Promise<TurnResult> => {
+        const call = this.record('runNextTurn', args);
+        const head = this.chats.get(args.chatId)?.[0];
         if (!head) return { ran: false };
         if (head.containerDown) {
-          world.chats.get(args.chatId)!.shift();
+          this.chats.get(args.chatId)!.shift();
           return { ran: false, containerDown: true };
         }
-        world.claimed.set(args.chatId, head.id);
+        this.claimed.set(args.chatId, head.id);
         if (head.gate) {
           const ctx = Context.current();
           const beat = setInterval(() => ctx.heartbeat(), 1000);
@@ -295,8 +303,8 @@ export class FakeWorld {
           }
         }
         if (head.outcome === 'throws') throw ApplicationFailure.create({ message: `the agent process crashed on ${head.id}`, type: 'AgentCrashed' });
-        world.endTurn(args.chatId, head.id);
-        world.turnsRun.push({ chatId: args.chatId, messageId: head.id, taskQueue: call.taskQueue });
+        this.endTurn(args.chatId, head.id);
+        this.turnsRun.push({ chatId: args.chatId, messageId: head.id, taskQueue: call.taskQueue });
         return head.outcome === 'agent-failed'
           ? { ran: true, messageId: head.id, ok: false, error: `the agent gave up on ${head.id}` }
           : { ran: true, messageId: head.id, ok: true, error: null };
