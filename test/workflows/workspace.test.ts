@@ -8,7 +8,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { expect } from 'chai';
 import { workflowBundle } from '../../src/temporal/worker';
 import { ApplicationFailure } from '@temporalio/common';
-import { WARM_POOL_SIGNALS, warmPoolWorkflowId, type WorkspaceState } from '../../workflows/shared';
+import { WARM_POOL_SIGNALS, WORKSPACE_SIGNALS, warmPoolWorkflowId, type WorkspaceState } from '../../workflows/shared';
 import { gate, sdkLogs, startServer, until, WorkspaceTest } from './support/workspaceHarness';
 
 describe('workspace workflow on a Temporal dev server, with fake activities', function () {
@@ -158,6 +158,50 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
       expect(t.world.callsTo('failRunningTurn')).to.have.length(2);
       await ws.stateBecomes(idle);
     });
+
+    it('frees the chat when its turn activity fails before claiming a message, and the chat\'s message then runs', async () => {
+      t.world.placement = t.world.host('a');
+      t.world.queue('c1', { id: 'no message', failsBeforeClaim: 2 }, { id: 'm1' });
+      await t.startSharedWorker();
+      await t.startHostWorker('a');
+      const ws = await t.startWorkspace(t.input({ firstChatId: 'c1' }));
+      await turnsRan('m1');
+      await ws.stateBecomes(idle);
+      expect(t.world.callsTo('failRunningTurn').map((c) => c.args)).to.deep.equal([
+        { replicaId: t.replicaId, chatId: 'c1', error: "the agent's turn did not finish: the turn could not start" },
+      ]);
+      await called('deliverReplicaWebhook', 3);
+      expect(t.world.webhookEvents().filter((e) => e.event === 'replica.turn_completed').map((e) => e.payload)).to.deep.equal([
+        { chatId: 'c1', isComplete: false }, // no message to name
+        { chatId: 'c1', messageId: 'm1', isComplete: true },
+      ]);
+      await called('relayTurn', 1);
+      expect(t.world.callsTo('relayTurn').map((c) => c.args.messageId)).to.deep.equal(['m1'], 'nothing to relay for the failed start');
+    });
+
+    it('carries on when the runs it tells are gone and its webhook, thread relay and warm-pool signal fail', async () => {
+      t.world.placement = t.world.host('a');
+      t.world.provisionResult = { ok: true, warmPoolEnvironmentId: `no-pool-${t.taskQueue}` };
+      t.world.deliveryError = ApplicationFailure.create({ message: 'the receiver answered 500', nonRetryable: true });
+      t.world.queue('c1', { id: 'm1' });
+      await t.startSharedWorker();
+      await t.startHostWorker('a');
+      const gone = `run/${t.taskQueue}/gone`;
+      const ws = await t.startWorkspace(t.input({ firstChatId: 'c1', reportTo: { workflowId: gone, messageId: 'm1' } }), {
+        reportTurn: { workflowId: `${gone}-grouped`, messageId: 'm1' },
+      });
+      await turnsRan('m1');
+      await ws.stateBecomes(idle);
+      await called('relayTurn', 1);
+      await called('deliverReplicaWebhook', 2);
+
+      t.world.queue('c1', { id: 'm2' });
+      await ws.workRequested('c1');
+      await turnsRan('m2');
+      await ws.stateBecomes(idle);
+      expect(t.world.statuses()).to.deep.equal([{ status: 'active' }]);
+      expect((await ws.describe()).status.name).to.equal('RUNNING');
+    });
   });
 
   describe('a lost host', () => {
@@ -198,7 +242,7 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
       expect(t.world.webhookEvents().filter((e) => e.event === 'replica.ready')).to.have.length(1);
     });
 
-    it('tells the run of a turn cut with the lost host that it was interrupted, and takes its chats up on the new host', async () => {
+    it('tells the runs of the turns cut with the lost host that they were interrupted, and takes their chats up on the new host', async () => {
       t.world.placement = t.world.host('a', { scheduleToStartMs, sharedVolumes: true });
       t.world.replacements = [t.world.host('b', { scheduleToStartMs, sharedVolumes: true })];
       await t.startSharedWorker();
@@ -208,13 +252,14 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
       const grouped = await t.startListener('grouped');
       const ws = await t.startWorkspace(t.input({ reportTo: { workflowId: run.workflowId, messageId: 'm1' } }));
       await ws.stateBecomes(idle);
-      await ws.reportTurn({ workflowId: grouped.workflowId, messageId: 'm1' });
-      // m1's turn is running on host a when a dies; the record still says it runs when the
-      // workspace moves, and interruptRunningTurns ends it. Host a's loss is found by c2's turn.
-      const held = gate();
-      t.world.queue('c1', { id: 'm1', gate: held });
+      await ws.reportTurn({ workflowId: grouped.workflowId, messageId: 'm3' });
+      // m1's and m3's turns are running on host a when a dies; the record still says they run
+      // when the workspace moves, and interruptRunningTurns ends them. The loss is found by c2's turn.
+      t.world.queue('c1', { id: 'm1', gate: gate() });
+      t.world.queue('c3', { id: 'm3', gate: gate() });
       await ws.workRequested('c1');
-      await called('runNextTurn', 1);
+      await ws.workRequested('c3');
+      await called('runNextTurn', 2);
       t.world.queue('c2', { id: 'c2-m1' });
       await t.loseHost('a');
       await ws.workRequested('c2');
@@ -226,12 +271,15 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
       await turnsRan('c2-m1');
       expect(t.world.turnsRun.find((r) => r.messageId === 'c2-m1')?.taskQueue).to.equal(hostQueue('b'));
       expect(t.world.statuses().map((s) => s.status)).to.deep.equal(['active', 'preparing', 'active']);
-      // Both chats were asked again on host b: c1 (whose message was cut) finds nothing queued.
-      expect(t.world.callsTo('runNextTurn').filter((c) => c.taskQueue === hostQueue('b')).map((c) => c.args.chatId)).to.include.members(['c1', 'c2']);
+      // Every chat was asked again on host b: c1 and c3 (whose messages were cut) find nothing queued.
+      await until('c1 and c3 to be asked again on host b', async () =>
+        ['c1', 'c3'].every((chatId) => t.world.callsTo('runNextTurn').some((c) => c.taskQueue === hostQueue('b') && c.args.chatId === chatId)),
+      );
       expect(t.world.callsTo('interruptRunningTurns').map((c) => c.args)).to.deep.equal([{ replicaId: t.replicaId, error }]);
-      await until('the cut turn\'s webhook', async () => t.world.webhookEvents().some((e) => e.payload?.messageId === 'm1'));
-      expect(t.world.webhookEvents().filter((e) => e.payload?.messageId === 'm1')).to.deep.equal([
+      await until('the cut turns\' webhooks', async () => t.world.webhookEvents().filter((e) => ['m1', 'm3'].includes(e.payload?.messageId)).length === 2);
+      expect(t.world.webhookEvents().filter((e) => ['m1', 'm3'].includes(e.payload?.messageId))).to.have.deep.members([
         { event: 'replica.turn_completed', payload: { chatId: 'c1', messageId: 'm1', isComplete: false } },
+        { event: 'replica.turn_completed', payload: { chatId: 'c3', messageId: 'm3', isComplete: false } },
       ]);
       await ws.stateBecomes(idle);
     });
@@ -268,15 +316,20 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
       await ws.stateBecomes(idle);
     });
 
-    it('puts a workspace on shared storage in error when no other host can take it', async () => {
-      t.world.replacements = [];
-      const ws = await loseHostUnderWork({ sharedVolumes: true, hosts: ['a'] });
-      await ws.handle.result();
-      expect(t.world.callsTo('replaceWorkspace').map((c) => c.args)).to.deep.equal([{ replicaId: t.replicaId, lostHostId: 'a' }]);
-      expect(t.world.statuses()).to.deep.equal([{ status: 'active' }, { status: 'preparing' }, { status: 'error', error: lostMessage('a') }]);
-      expect(t.world.callsTo('reprovisionWorkspace')).to.deep.equal([]);
-      expect(t.world.turnsRun.map((r) => r.messageId)).to.deep.equal(['m1']);
-    });
+    for (const [how, answer] of [
+      ['placement finds no other live host', null],
+      ['placement fails', ApplicationFailure.create({ message: 'the database is away', nonRetryable: true })],
+    ] as const) {
+      it(`puts a workspace on shared storage in error when ${how}`, async () => {
+        t.world.replacements = [answer];
+        const ws = await loseHostUnderWork({ sharedVolumes: true, hosts: ['a'] });
+        await ws.handle.result();
+        expect(t.world.callsTo('replaceWorkspace').map((c) => c.args)).to.deep.equal([{ replicaId: t.replicaId, lostHostId: 'a' }]);
+        expect(t.world.statuses()).to.deep.equal([{ status: 'active' }, { status: 'preparing' }, { status: 'error', error: lostMessage('a') }]);
+        expect(t.world.callsTo('reprovisionWorkspace')).to.deep.equal([]);
+        expect(t.world.turnsRun.map((r) => r.messageId)).to.deep.equal(['m1']);
+      });
+    }
 
     it('puts the workspace in error when re-provisioning it on the new host fails', async () => {
       t.world.replacements = [t.world.host('b', { scheduleToStartMs, sharedVolumes: true })];
@@ -288,18 +341,24 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
       expect(t.world.callsTo('removeWorkspace')).to.deep.equal([], 'what was made on the new host stays: its volume is the data');
     });
 
-    it('goes to error when its host is lost as it is put to sleep (off shared storage)', async () => {
-      t.world.placement = t.world.host('a', { scheduleToStartMs });
-      await t.startSharedWorker();
-      await t.startHostWorker('a');
-      const ws = await t.startWorkspace(t.input());
-      await ws.stateBecomes(idle);
-      await t.stopHostWorker('a');
-      await ws.lifecycle('sleep');
-      await ws.handle.result();
-      expect(t.world.statuses()).to.deep.equal([{ status: 'active' }, { status: 'error', error: lostMessage('a') }]);
-      expect(t.world.callsTo('stopWorkspace')).to.deep.equal([]);
-    });
+    for (const [request, activity] of [
+      ['sleep', 'stopWorkspace'],
+      ['archive', 'removeWorkspace'],
+      ['restart', 'startWorkspace'],
+    ] as const) {
+      it(`goes to error when its host is lost as it is asked to ${request} (off shared storage)`, async () => {
+        t.world.placement = t.world.host('a', { scheduleToStartMs });
+        await t.startSharedWorker();
+        await t.startHostWorker('a');
+        const ws = await t.startWorkspace(t.input());
+        await ws.stateBecomes(idle);
+        await t.stopHostWorker('a');
+        await ws.lifecycle(request);
+        await ws.handle.result();
+        expect(t.world.statuses()).to.deep.equal([{ status: 'active' }, { status: 'error', error: lostMessage('a') }]);
+        expect(t.world.callsTo(activity)).to.deep.equal([], `${activity} was never picked up`);
+      });
+    }
 
     it('provisions a new workspace on shared storage on another host when its first host never picks the work up, and announces it ready once', async () => {
       t.world.placement = t.world.host('a', { scheduleToStartMs, sharedVolumes: true });
@@ -526,22 +585,30 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
       expect(t.world.turnsRun).to.deep.equal([], 'the held turn never ended');
     });
 
-    it('starts its container again when it stopped by itself, and the chats that found it down go on', async () => {
+    it('starts its container again when it stopped by itself, once the running turns have ended, and the chats that found it down go on', async () => {
       t.world.placement = t.world.host('a');
       await t.startSharedWorker();
       await t.startHostWorker('a');
       const ws = await t.startWorkspace(t.input());
       await ws.stateBecomes(idle);
-      t.world.queue('c1', { id: 'down', containerDown: true }, { id: 'm1' });
+      const held = gate();
+      t.world.queue('c1', { id: 'm0', gate: held });
+      t.world.queue('c2', { id: 'down', containerDown: true }, { id: 'm1' });
       await ws.workRequested('c1');
-      await called('runNextTurn', 1);
-      await ws.stateBecomes(idle);
+      await ws.workRequested('c2');
+      await ws.stateBecomes({ runningChats: ['c1'], pendingChats: [] });
       expect(t.world.turnsRun).to.deep.equal([], 'a chat that found the container down waits');
 
       await ws.lifecycle('restart');
-      await turnsRan('m1');
+      await ws.signalHandled(WORKSPACE_SIGNALS.lifecycle);
+      held.release(); // the turn on the stopped container ends (in production: interrupted)
+      await turnsRan('m0', 'm1');
+      const { timeline } = t.world;
+      expect(timeline.indexOf('ended m0')).to.be.below(timeline.indexOf('startWorkspace'), 'the container is started once the running turn has ended');
+      expect(timeline.indexOf('startWorkspace')).to.be.below(timeline.indexOf('ended m1'), 'the waiting chat goes on once it is started');
       expect(t.world.callsTo('startWorkspace').map((c) => c.taskQueue)).to.deep.equal([hostQueue('a')]);
       expect(t.world.statuses()).to.deep.equal([{ status: 'active' }]);
+      await ws.stateBecomes(idle);
     });
 
     for (const [how, startResult, error] of [

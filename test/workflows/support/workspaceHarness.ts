@@ -136,6 +136,11 @@ export interface ScriptedTurn {
   gate?: Gate;
   /** Nothing runs: the container is down (`containerDown`), the message stays queued. */
   containerDown?: boolean;
+  /**
+   * Not a message: the turn activity throws before it claims one, this many times (then this
+   * entry is gone and the chat's next message is claimed as usual).
+   */
+  failsBeforeClaim?: number;
 }
 
 export interface Gate {
@@ -179,13 +184,17 @@ export class FakeWorld {
   readonly claimed = new Map<string, string>();
   /** What `placeWorkspace` answers (or throws), then what each `replaceWorkspace` answers in turn. */
   placement: HostPlacement | null | Error = null;
-  replacements: Array<HostPlacement | null> = [];
+  replacements: Array<HostPlacement | null | Error> = [];
   /** What bringing a container up answers, or throws (an error the activity gave up on). */
   provisionResult: BringUpResult | Error = { ok: true };
   startResult: BringUpResult | Error = { ok: true };
   reprovisionResult: BringUpResult | Error = { ok: true };
   /** Set: `failRunningTurn` throws it (the record of a failed turn could not be written). */
   failRunningTurnError: Error | null = null;
+  /** Set: webhook deliveries and thread relays throw it. */
+  deliveryError: Error | null = null;
+  /** What happened, in order: each activity call's name, and `ended {messageId}` when a turn ends. */
+  readonly timeline: string[] = [];
 
   constructor(readonly taskQueue: string) {}
 
@@ -222,6 +231,7 @@ export class FakeWorld {
     const info = Context.current().info;
     const call = { name, args, taskQueue: info.taskQueue, attempt: info.attempt };
     this.calls.push(call);
+    this.timeline.push(name);
     return call;
   }
 
@@ -236,7 +246,7 @@ export class FakeWorld {
       },
       replaceWorkspace: async (args: { replicaId: string; lostHostId: string }): Promise<HostPlacement | null> => {
         this.record('replaceWorkspace', args);
-        return this.replacements.shift() ?? null;
+        return answer(this.replacements.shift() ?? null);
       },
       // --- records (shared queue) ---
       setReplicaStatus: async (args: { replicaId: string; status: WorkspaceStatus; error?: string }): Promise<void> => {
@@ -260,9 +270,11 @@ export class FakeWorld {
       },
       deliverReplicaWebhook: async (args: { replicaId: string; event: string; deliveryId: string; occurredAt: string; payload: unknown }): Promise<void> => {
         this.record('deliverReplicaWebhook', args);
+        if (this.deliveryError) throw this.deliveryError;
       },
       relayTurn: async (args: { replicaId: string; chatId: string; messageId: string }): Promise<number> => {
         this.record('relayTurn', args);
+        if (this.deliveryError) throw this.deliveryError;
         return 1;
       },
       // --- container work (the host's queue) ---
@@ -288,6 +300,10 @@ export class FakeWorld {
         const call = this.record('runNextTurn', args);
         const head = this.chats.get(args.chatId)?.[0];
         if (!head) return { ran: false };
+        if (head.failsBeforeClaim) {
+          if (--head.failsBeforeClaim === 0) this.chats.get(args.chatId)!.shift();
+          throw ApplicationFailure.create({ message: 'the turn could not start', type: 'TurnStartFailed' });
+        }
         if (head.containerDown) {
           this.chats.get(args.chatId)!.shift();
           return { ran: false, containerDown: true };
@@ -319,6 +335,7 @@ export class FakeWorld {
   }
 
   private endTurn(chatId: string, messageId: string): void {
+    this.timeline.push(`ended ${messageId}`);
     this.claimed.delete(chatId);
     const queue = this.chats.get(chatId) ?? [];
     const at = queue.findIndex((t) => t.id === messageId);
@@ -499,6 +516,20 @@ export class WorkspaceHandle {
 
   reportTurn(target: RunReportTarget): Promise<void> {
     return this.client.workflow.getHandle(this.workflowId).signal(WORKSPACE_SIGNALS.reportTurn, target);
+  }
+
+  /**
+   * Waits until the workflow has handled the latest `signal` it was sent: a workflow task
+   * completed after the signal's event in the history of its current run.
+   */
+  async signalHandled(signal: string): Promise<void> {
+    await until(`the workflow to handle its ${signal} signal`, async () => {
+      const history = await this.client.workflow.getHandle(this.workflowId).fetchHistory();
+      const events = history.events ?? [];
+      const signalled = events.map((e, i) => (e.workflowExecutionSignaledEventAttributes?.signalName === signal ? i : -1)).filter((i) => i >= 0);
+      const at = signalled.at(-1);
+      return at !== undefined && events.slice(at + 1).some((e) => e.workflowTaskCompletedEventAttributes);
+    });
   }
 
   /** The latest run of the workflow (after continue-as-new, not the first). */
