@@ -134,7 +134,7 @@ export interface ScriptedTurn {
   outcome?: 'ok' | 'agent-failed' | 'throws';
   /** Set: the turn holds (heartbeating) until `release()` is called. */
   gate?: Gate;
-  /** Nothing runs: the container is down (`containerDown`), the message stays queued. */
+  /** Not a message: the activity answers that the container is down (`containerDown`), then this entry is gone. */
   containerDown?: boolean;
   /**
    * Not a message: the turn activity throws before it claims one, this many times (then this
@@ -143,26 +143,16 @@ export interface ScriptedTurn {
   failsBeforeClaim?: number;
 }
 
+/** A held turn: it ends once `release()` is called. */
 export interface Gate {
   readonly opened: Promise<void>;
-  readonly isOpen: boolean;
   release(): void;
 }
 
 export function gate(): Gate {
   let release!: () => void;
-  let isOpen = false;
   const opened = new Promise<void>((resolve) => (release = resolve));
-  return {
-    opened,
-    get isOpen() {
-      return isOpen;
-    },
-    release() {
-      isOpen = true;
-      release();
-    },
-  };
+  return { opened, release: () => release() };
 }
 
 type BringUpResult = { ok: boolean; error?: string; warmPoolEnvironmentId?: string };
@@ -178,6 +168,8 @@ function answer<T>(result: T | Error): T {
  */
 export class FakeWorld {
   readonly calls: Call[] = [];
+  /** The turns that ran to an end (`runNextTurn` answered one), with the queue each ran on. */
+  readonly turnsRun: Array<{ chatId: string; messageId: string; taskQueue: string }> = [];
   /** Queued messages per chat, the head first; a turn's message leaves when its turn ends. */
   readonly chats = new Map<string, ScriptedTurn[]>();
   /** Messages whose turn has started and not ended, by chat. */
@@ -220,8 +212,6 @@ export class FakeWorld {
     return this.callsTo('setReplicaStatus').map((c) => ({ status: c.args.status, ...(c.args.error ? { error: c.args.error } : {}) }));
   }
 
-  /** The turns that ran to an end (`runNextTurn` returned one), with the queue each ran on. */
-  readonly turnsRun: Array<{ chatId: string; messageId: string; taskQueue: string }> = [];
   /** Webhook events sent, in the order the activity received them. */
   webhookEvents(): Array<{ event: string; payload: any }> {
     return this.callsTo('deliverReplicaWebhook').map((c) => ({ event: c.args.event, payload: c.args.payload }));
