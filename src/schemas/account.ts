@@ -3,11 +3,13 @@
  * same key shapes serve personal keys and the organization's keys.
  */
 import type { JsonSchema } from '../http/route';
-import { dateTime, object, pageEnvelope, uuid } from './common';
+import { dateTime, object, pageEnvelope, pageQuery, uuid } from './common';
 
 export const DISPLAY_NAME_MAX = 80;
 export const AVATAR_URL_MAX = 2048;
 export const KEY_NAME_MAX = 100;
+/** interop §1.2 */
+export const KEY_LIST_DEFAULT_LIMIT = 10;
 
 // `\S`: a value of spaces only is blank, whatever its length; stored values are trimmed.
 const displayName: JsonSchema = { type: 'string', minLength: 1, maxLength: DISPLAY_NAME_MAX, pattern: '\\S' };
@@ -50,4 +52,5 @@ export const createdApiKeyEnvelope = object(
   ['api_key'],
 );
 export const apiKeyPage = pageEnvelope('api_keys', apiKeySchema);
+export const apiKeyListQuery = pageQuery(KEY_LIST_DEFAULT_LIMIT);
 export const apiKeyIdParams = object({ apiKeyId: uuid }, ['apiKeyId']);

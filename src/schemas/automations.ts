@@ -4,7 +4,7 @@
  * fields live in `domain/automations/rules.ts`, so every 400 names the rule it breaks.
  */
 import type { JsonSchema } from '../http/route';
-import { dateTime, nullableUuid, object, uuid } from './common';
+import { dateTime, nullableUuid, object, pageEnvelope, pageQuery, uuid } from './common';
 
 export const TRIGGER_TYPES = ['cron', 'github', 'gitlab', 'slack', 'sentry', 'custom'] as const;
 export const LIFECYCLE_POLICIES = ['default', 'archive_when_done', 'sleep_when_done', 'delete_after_inactivity'] as const;
@@ -59,12 +59,14 @@ export const createAutomationBody: JsonSchema = object(
 
 export const updateAutomationBody: JsonSchema = { ...object(editable), minProperties: 1 };
 
-export const listAutomationsQuery = {
+export const automationIdParams = object({ id: uuid }, ['id']);
+
+export const listAutomationsQuery = pageQuery(20, {
   enabled: { type: 'boolean' },
   search: { type: 'string', maxLength: 200 },
   trigger_type: { enum: ['all', ...TRIGGER_TYPES], default: 'all' },
   scope: { enum: ['org', 'user', 'all'], default: 'org' },
-};
+});
 
 const nullableString: JsonSchema = { type: ['string', 'null'] };
 const nullableInt: JsonSchema = { type: ['integer', 'null'] };
@@ -122,6 +124,7 @@ export const automationSchema: JsonSchema = {
 };
 
 export const automationEnvelope = object({ automation: automationSchema }, ['automation']);
+export const automationPage = pageEnvelope('automations', automationSchema);
 
 export const triggerAutomationBody: JsonSchema = object({
   payload: { type: 'object', description: 'Embedded in the prompt under `## Trigger Payload`' },
@@ -152,3 +155,6 @@ export const executionSchema: JsonSchema = {
     completed_at: { type: ['string', 'null'], format: 'date-time' },
   },
 };
+
+export const listExecutionsQuery = pageQuery(20);
+export const executionPage = pageEnvelope('executions', executionSchema);

@@ -161,5 +161,24 @@ export const mcpSchema = required(
 export const createMcpBody: JsonSchema = { ...object(mcpFields, ['name', 'transport', 'config']), allOf: configByTransport };
 export const updateMcpBody: JsonSchema = { ...withSome(object(mcpFields)), allOf: configByTransport };
 
-export const envelope = (key: string, item: JsonSchema) => object({ [key]: item }, [key]);
-export const listEnvelope = (key: string, item: JsonSchema) => object({ [key]: { type: 'array', items: item } }, [key]);
+const envelope = (key: string, item: JsonSchema) => object({ [key]: item }, [key]);
+const listEnvelope = (key: string, item: JsonSchema) => object({ [key]: { type: 'array', items: item } }, [key]);
+
+/** A resource's schemas: the keys its answers use, the list and single answers, the bodies it takes. */
+export interface ResourceSchemas {
+  listKey: string;
+  itemKey: string;
+  list: JsonSchema;
+  one: JsonSchema;
+  createBody: JsonSchema;
+  updateBody?: JsonSchema;
+}
+
+function resourceSchemas(listKey: string, itemKey: string, record: JsonSchema, bodies: { createBody: JsonSchema; updateBody?: JsonSchema }): ResourceSchemas {
+  return { listKey, itemKey, list: listEnvelope(listKey, record), one: envelope(itemKey, record), ...bodies };
+}
+
+export const variableResource = resourceSchemas('environment_variables', 'environment_variable', variableSchema, { createBody: createVariableBody, updateBody: updateVariableBody });
+export const fileResource = resourceSchemas('environment_files', 'environment_file', fileSchema, { createBody: createFileBody, updateBody: updateFileBody });
+export const skillResource = resourceSchemas('environment_skills', 'environment_skill', skillSchema, { createBody: createSkillBody });
+export const mcpResource = resourceSchemas('environment_mcps', 'environment_mcp', mcpSchema, { createBody: createMcpBody, updateBody: updateMcpBody });

@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../http/route';
-import { dateTime, nullableUuid, object, uuid } from './common';
+import { dateTime, nullableUuid, object, pageEnvelope, pageQuery, uuid } from './common';
 
 /** A path segment naming an environment: its UUID or the literal `global`. */
 export const environmentIdParam: JsonSchema = {
@@ -51,3 +51,7 @@ export const createEnvironmentBody = object(
 export const updateEnvironmentBody: JsonSchema = { ...object(editable), minProperties: 1 };
 
 export const environmentEnvelope = object({ environment: environmentSchema }, ['environment']);
+export const environmentPage = pageEnvelope('environments', environmentSchema);
+
+export const environmentIdParams = object({ id: environmentIdParam }, ['id']);
+export const listEnvironmentsQuery = pageQuery(20, { scope: { enum: ['org', 'user', 'all'], default: 'org' } });

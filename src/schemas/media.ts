@@ -3,7 +3,7 @@
  * under the replica path, snake_case like the rest of `/v1/replica`).
  */
 import type { JsonSchema } from '../http/route';
-import { dateTime, object, uuid } from './common';
+import { dateTime, object, pageEnvelope, pageQuery, uuid } from './common';
 
 const canvasKind: JsonSchema = { enum: ['markdown', 'html', 'image', 'video', 'audio', 'other'] };
 
@@ -42,7 +42,13 @@ export const mediaSchema: JsonSchema = object(
   ['id', 'replica_id', 'filename', 'kind', 'mime_type', 'size_bytes', 'created_at'],
 );
 
+export const mediaEnvelope = object({ media: mediaSchema }, ['media']);
+export const mediaPage = pageEnvelope('media', mediaSchema);
+
+/** The workspace (replica) a canvas or media operation is about. */
+export const replicaIdParams = object({ id: uuid }, ['id']);
 export const mediaParams = object({ id: uuid, mediaId: uuid }, ['id', 'mediaId']);
+export const listMediaQuery = pageQuery(50);
 
 export const uploadQuery = object({
   filename: { type: 'string', minLength: 1, maxLength: 1000, description: 'The file name (or header X-Filename); sanitised' },

@@ -42,3 +42,7 @@ export const previewLinkSchema: JsonSchema = object(
   },
   ['id', 'url', 'expires_at'],
 );
+
+export const previewListAnswer = object({ previews: { type: 'array', items: previewSchema } }, ['previews']);
+export const previewEnvelope = object({ preview: previewSchema }, ['preview']);
+export const previewLinkEnvelope = object({ link: previewLinkSchema }, ['link']);

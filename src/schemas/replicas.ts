@@ -101,6 +101,27 @@ export const replicaListItemSchema: JsonSchema = {
   },
 };
 
+export const replicaIdParams = object({ id: uuid }, ['id']);
+export const workspaceIdParams = object({ workspaceId: uuid }, ['workspaceId']);
+export const workspaceChatParams = object({ workspaceId: uuid, chatId: uuid }, ['workspaceId', 'chatId']);
+/** The deferred message's path: the same shape as `workspaceIdParams`, declared on its own. */
+export const deferredMessageParams = object({ workspaceId: uuid }, ['workspaceId']);
+
+export const createReplicaAnswer = object({ replica: replicaListItemSchema }, ['replica']);
+
+export const replicaPage: JsonSchema = {
+  type: 'object',
+  required: ['replicas', 'total', 'page', 'limit', 'total_pages'],
+  properties: { replicas: { type: 'array', items: replicaListItemSchema }, total: { type: 'integer' }, page: { type: 'integer' }, limit: { type: 'integer' }, total_pages: { type: 'integer' } },
+};
+
+export const getReplicaQuery = object({ include: { type: 'string', pattern: '^(environment|diffs)(,(environment|diffs))*$' } });
+export const replicaDetailsAnswer = object({ replica: { type: 'object' } }, ['replica']);
+
+export const wakeAnswer = object({ success: { const: true }, waking: { type: 'boolean' } });
+
+export const sendMessageAnswer = object({ status: { enum: ['sent', 'queued', 'waking'] }, message_id: uuid, position: { type: ['integer', 'null'] }, chat_id: uuid });
+
 export const listReplicasQuery = object({
   page: pageParam,
   limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 },

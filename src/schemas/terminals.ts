@@ -32,3 +32,6 @@ export const terminalSessionSchema: JsonSchema = {
     exitCode: { type: 'integer', description: 'Present once the shell has exited with a known status' },
   },
 };
+
+export const terminalSessionList = object({ sessions: { type: 'array', items: terminalSessionSchema } }, ['sessions']);
+export const terminalSessionEnvelope = object({ session: terminalSessionSchema }, ['session']);

@@ -1,18 +1,17 @@
 import {
   apiKeyIdParams,
+  apiKeyListQuery,
   apiKeyPage,
   createApiKeyBody,
   createdApiKeyEnvelope,
   profileEnvelope,
   updateProfileBody,
 } from '../../schemas/account';
-import { page, pageQuery, successSchema } from '../../schemas/common';
+import { page, successSchema } from '../../schemas/common';
 import type { Actor } from '../../domain/actor';
 import type { Paging, UpdateProfileInput, UserAccountService } from '../../services/userAccount';
 import type { Route } from '../route';
 import { defineRoute } from '../route';
-
-const KEY_LIST_DEFAULT_LIMIT = 10; // interop §1.2
 
 interface KeyOperations {
   create(actor: Actor, name: string): Promise<unknown>;
@@ -44,7 +43,7 @@ function apiKeyRoutes(base: string, scope: { owner: string; operation: string },
       summary: `List the unrevoked API keys of ${scope.owner}, newest first`,
       tag,
       auth: 'apiKey',
-      query: pageQuery(KEY_LIST_DEFAULT_LIMIT),
+      query: apiKeyListQuery,
       response: { status: 200, description: 'A page of keys (never their secrets)', schema: apiKeyPage },
       errors: [400, ...errors],
       handler: async ({ actor, query }) => {

@@ -1,19 +1,20 @@
 import type { Route } from '../route';
 import { defineRoute } from '../route';
-import { object, page, pageEnvelope, pageQuery, successSchema, uuid } from '../../schemas/common';
+import { page, successSchema } from '../../schemas/common';
 import {
   automationEnvelope,
-  automationSchema,
+  automationIdParams as idParams,
+  automationPage,
   createAutomationBody,
-  executionSchema,
+  executionPage,
   listAutomationsQuery,
+  listExecutionsQuery,
   triggerAutomationBody,
   triggerAutomationResponse,
   updateAutomationBody,
 } from '../../schemas/automations';
 import type { AutomationsService, CreateAutomationInput, ListAutomationsQuery, UpdateAutomationInput } from '../../services/automations';
 
-const idParams = object({ id: uuid }, ['id']);
 const tag = 'Automations';
 
 export function automationRoutes(automations: AutomationsService): Route[] {
@@ -25,8 +26,8 @@ export function automationRoutes(automations: AutomationsService): Route[] {
       summary: 'List automations (filters: enabled, search, trigger_type, scope)',
       tag,
       auth: 'apiKey',
-      query: pageQuery(20, listAutomationsQuery),
-      response: { status: 200, description: 'A page of automations', schema: pageEnvelope('automations', automationSchema) },
+      query: listAutomationsQuery,
+      response: { status: 200, description: 'A page of automations', schema: automationPage },
       errors: [400, 401, 403],
       handler: async ({ actor, query }) => {
         const { rows, total } = await automations.list(actor, query);
@@ -92,8 +93,8 @@ export function automationRoutes(automations: AutomationsService): Route[] {
       tag,
       auth: 'apiKey',
       params: idParams,
-      query: pageQuery(20),
-      response: { status: 200, description: 'A page of executions', schema: pageEnvelope('executions', executionSchema) },
+      query: listExecutionsQuery,
+      response: { status: 200, description: 'A page of executions', schema: executionPage },
       errors: [400, 401, 403, 404],
       handler: async ({ actor, params, query }) => {
         const { rows, total } = await automations.listExecutions(actor, params.id, query);

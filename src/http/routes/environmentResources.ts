@@ -1,28 +1,20 @@
 import { successSchema } from '../../schemas/common';
 import type { RepoSkillsService } from '../../services/environmentResources/repoSkills';
 import {
-  createFileBody,
-  createMcpBody,
-  createSkillBody,
-  createVariableBody,
-  envelope,
-  fileSchema,
-  listEnvelope,
-  mcpSchema,
+  fileResource,
+  mcpResource,
+  repoSkillsSchema,
   resourceListParams,
   resourceParams,
-  skillSchema,
+  skillResource,
   skillSearchQuery,
   skillSearchResult,
-  repoSkillsSchema,
-  updateFileBody,
-  updateMcpBody,
-  updateVariableBody,
-  variableSchema,
+  variableResource,
+  type ResourceSchemas,
 } from '../../schemas/environmentResources';
 import type { EnvironmentResourcesService } from '../../services/environmentResources';
 import type { Actor } from '../../domain/actor';
-import { defineRoute, type JsonSchema, type Route } from '../route';
+import { defineRoute, type Route } from '../route';
 
 const tag = 'Environments';
 
@@ -42,17 +34,12 @@ function resourceRoutes<Create, Update>(spec: {
   /** Operation id stem, e.g. `EnvironmentVariable`. */
   stem: string;
   what: string;
-  listKey: string;
-  itemKey: string;
-  record: JsonSchema;
-  createBody: JsonSchema;
-  updateBody?: JsonSchema;
+  schemas: ResourceSchemas;
   service: ResourceService<Create, Update>;
 }): Route[] {
-  const { service } = spec;
+  const { service, schemas } = spec;
   const collection = `/v1/environments/:environmentId/${spec.segment}`;
   const item = `${collection}/:id`;
-  const one = envelope(spec.itemKey, spec.record);
   const routes: Route[] = [
     defineRoute<ListParams>({
       method: 'get',
@@ -62,9 +49,9 @@ function resourceRoutes<Create, Update>(spec: {
       tag,
       auth: 'apiKey',
       params: resourceListParams,
-      response: { status: 200, description: `Every ${spec.what} of the environment`, schema: listEnvelope(spec.listKey, spec.record) },
+      response: { status: 200, description: `Every ${spec.what} of the environment`, schema: schemas.list },
       errors: [400, 401, 403, 404],
-      handler: async ({ actor, params }) => ({ [spec.listKey]: await service.list(actor, params.environmentId) }),
+      handler: async ({ actor, params }) => ({ [schemas.listKey]: await service.list(actor, params.environmentId) }),
     }),
     defineRoute<ListParams, Record<string, never>, Create>({
       method: 'post',
@@ -74,13 +61,13 @@ function resourceRoutes<Create, Update>(spec: {
       tag,
       auth: 'apiKey',
       params: resourceListParams,
-      body: spec.createBody,
-      response: { status: 201, description: `The created ${spec.what}`, schema: one },
+      body: schemas.createBody,
+      response: { status: 201, description: `The created ${spec.what}`, schema: schemas.one },
       errors: [400, 401, 403, 404, 409],
-      handler: async ({ actor, params, body }) => ({ [spec.itemKey]: await service.create(actor, params.environmentId, body) }),
+      handler: async ({ actor, params, body }) => ({ [schemas.itemKey]: await service.create(actor, params.environmentId, body) }),
     }),
   ];
-  if (spec.updateBody && service.update) {
+  if (schemas.updateBody && service.update) {
     const update = service.update.bind(service);
     routes.push(
       defineRoute<ItemParams, Record<string, never>, Update>({
@@ -91,10 +78,10 @@ function resourceRoutes<Create, Update>(spec: {
         tag,
         auth: 'apiKey',
         params: resourceParams,
-        body: spec.updateBody,
-        response: { status: 200, description: `The updated ${spec.what}`, schema: one },
+        body: schemas.updateBody,
+        response: { status: 200, description: `The updated ${spec.what}`, schema: schemas.one },
         errors: [400, 401, 403, 404, 409],
-        handler: async ({ actor, params, body }) => ({ [spec.itemKey]: await update(actor, params.environmentId, params.id, body) }),
+        handler: async ({ actor, params, body }) => ({ [schemas.itemKey]: await update(actor, params.environmentId, params.id, body) }),
       }),
     );
   }
@@ -124,43 +111,28 @@ export function environmentResourceRoutes(resources: EnvironmentResourcesService
       segment: 'variables',
       stem: 'EnvironmentVariable',
       what: 'variable',
-      listKey: 'environment_variables',
-      itemKey: 'environment_variable',
-      record: variableSchema,
-      createBody: createVariableBody,
-      updateBody: updateVariableBody,
+      schemas: variableResource,
       service: resources.variables,
     }),
     ...resourceRoutes({
       segment: 'files',
       stem: 'EnvironmentFile',
       what: 'file',
-      listKey: 'environment_files',
-      itemKey: 'environment_file',
-      record: fileSchema,
-      createBody: createFileBody,
-      updateBody: updateFileBody,
+      schemas: fileResource,
       service: resources.files,
     }),
     ...resourceRoutes({
       segment: 'skills',
       stem: 'EnvironmentSkill',
       what: 'skill',
-      listKey: 'environment_skills',
-      itemKey: 'environment_skill',
-      record: skillSchema,
-      createBody: createSkillBody,
+      schemas: skillResource,
       service: resources.skills,
     }),
     ...resourceRoutes({
       segment: 'mcps',
       stem: 'EnvironmentMcp',
       what: 'MCP server',
-      listKey: 'environment_mcps',
-      itemKey: 'environment_mcp',
-      record: mcpSchema,
-      createBody: createMcpBody,
-      updateBody: updateMcpBody,
+      schemas: mcpResource,
       service: resources.mcps,
     }),
     defineRoute<Record<string, never>, { q: string }>({

@@ -1,11 +1,12 @@
 import type { Route } from '../route';
 import { defineRoute } from '../route';
-import { object, page, pageEnvelope, pageQuery, successSchema } from '../../schemas/common';
+import { page, successSchema } from '../../schemas/common';
 import {
   createEnvironmentBody,
   environmentEnvelope,
-  environmentIdParam,
-  environmentSchema,
+  environmentIdParams as idParams,
+  environmentPage,
+  listEnvironmentsQuery,
   updateEnvironmentBody,
 } from '../../schemas/environments';
 import {
@@ -16,7 +17,6 @@ import {
   type UpdateEnvironmentInput,
 } from '../../services/environments';
 
-const idParams = object({ id: environmentIdParam }, ['id']);
 const tag = 'Environments';
 
 export function environmentRoutes(environments: EnvironmentsService): Route[] {
@@ -28,8 +28,8 @@ export function environmentRoutes(environments: EnvironmentsService): Route[] {
       summary: 'List environments (org scope includes Global)',
       tag,
       auth: 'apiKey',
-      query: pageQuery(20, { scope: { enum: ['org', 'user', 'all'], default: 'org' } }),
-      response: { status: 200, description: 'A page of environments', schema: pageEnvelope('environments', environmentSchema) },
+      query: listEnvironmentsQuery,
+      response: { status: 200, description: 'A page of environments', schema: environmentPage },
       errors: [400, 401, 403],
       handler: async ({ actor, query }) => {
         const { rows, total } = await environments.list(actor, query);

@@ -6,7 +6,7 @@
 import type { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import { contentDisposition, MEDIA_SAFETY_HEADERS, type MediaKind } from '../../domain/media';
-import { object, pageEnvelope, pageQuery, successSchema, uuid } from '../../schemas/common';
+import { successSchema } from '../../schemas/common';
 import {
   canvasItemAnswer,
   canvasItemParams,
@@ -14,8 +14,11 @@ import {
   contentQuery,
   linkAnswer,
   linkBody,
+  listMediaQuery,
+  mediaEnvelope,
+  mediaPage,
   mediaParams,
-  mediaSchema,
+  replicaIdParams as idParams,
   uploadAnswer,
   uploadQuery,
 } from '../../schemas/media';
@@ -23,7 +26,6 @@ import { RangeNotSatisfiable, type Disposition, type MediaService } from '../../
 import { defineRoute, type Route } from '../route';
 
 const tag = 'Media';
-const idParams = object({ id: uuid }, ['id']);
 
 function declaredLength(ctx: Context): number | undefined {
   const raw = ctx.get('content-length');
@@ -98,8 +100,8 @@ export function mediaRoutes(media: MediaService): Route[] {
       tag,
       auth: 'apiKeyOrEngine',
       params: idParams,
-      query: pageQuery(50),
-      response: { status: 200, description: 'A page of media files', schema: pageEnvelope('media', mediaSchema) },
+      query: listMediaQuery,
+      response: { status: 200, description: 'A page of media files', schema: mediaPage },
       errors: [400, 401, 404],
       handler: ({ actor, params, query }) => media.list(actor, params.id, query),
     }),
@@ -111,7 +113,7 @@ export function mediaRoutes(media: MediaService): Route[] {
       tag,
       auth: 'apiKeyOrEngine',
       params: mediaParams,
-      response: { status: 200, description: 'The media file', schema: object({ media: mediaSchema }, ['media']) },
+      response: { status: 200, description: 'The media file', schema: mediaEnvelope },
       errors: [400, 401, 404],
       handler: ({ actor, params }) => media.get(actor, params.id, params.mediaId),
     }),

@@ -4,15 +4,16 @@
  * ones. The traffic itself goes through the preview proxy (src/http/previewProxy.ts).
  */
 import type { Context } from 'koa';
-import { object, successSchema } from '../../schemas/common';
+import { successSchema } from '../../schemas/common';
 import {
   createLinkBody,
   createPreviewBody,
   deletePreviewResponse,
   linkParams,
   portParams,
-  previewLinkSchema,
-  previewSchema,
+  previewEnvelope,
+  previewLinkEnvelope,
+  previewListAnswer,
   workspaceParams,
   workspacePortParams,
 } from '../../schemas/previews';
@@ -38,7 +39,7 @@ export function previewRoutes(previews: PreviewsService): Route[] {
       tag,
       auth: 'apiKeyOrEngine',
       params: workspaceParams,
-      response: { status: 200, description: 'The previews, by port', schema: object({ previews: { type: 'array', items: previewSchema } }, ['previews']) },
+      response: { status: 200, description: 'The previews, by port', schema: previewListAnswer },
       errors: [400, 401, 404],
       handler: async ({ actor, params, ctx }) => ({ previews: await previews.list(actor, params.workspaceId, originOf(ctx)) }),
     }),
@@ -54,7 +55,7 @@ export function previewRoutes(previews: PreviewsService): Route[] {
       response: {
         status: 201,
         description: 'The new preview',
-        schema: object({ preview: previewSchema }, ['preview']),
+        schema: previewEnvelope,
         alternate: { status: 200, description: 'The port was already shared: its preview, URL unchanged, `authenticated` as asked' },
       },
       errors: [400, 401, 404],
@@ -98,7 +99,7 @@ export function previewRoutes(previews: PreviewsService): Route[] {
       params: workspacePortParams,
       body: createLinkBody,
       bodyOptional: true,
-      response: { status: 201, description: 'The link', schema: object({ link: previewLinkSchema }, ['link']) },
+      response: { status: 201, description: 'The link', schema: previewLinkEnvelope },
       errors: [400, 401, 404],
       handler: async ({ actor, params, body, ctx }) => previews.createLink(actor, params.workspaceId, params.port, body?.expires_in_seconds, originOf(ctx)),
     }),

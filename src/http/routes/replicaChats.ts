@@ -1,5 +1,5 @@
 import type { Actor } from '../../domain/actor';
-import { object, successSchema, uuid } from '../../schemas/common';
+import { successSchema } from '../../schemas/common';
 import {
   chatListSchema,
   chatParams,
@@ -14,9 +14,11 @@ import {
   replicaChatSchema,
   slashCommandsSchema,
   replicaParams,
+  workspaceChatEnvelope,
   workspaceChatListSchema,
-  workspaceChatSchema,
+  workspaceChatParams,
   workspaceParams,
+  workspaceQueuedMessageParams,
 } from '../../schemas/replicaChats';
 import { serializeReplicaChat, serializeWorkspaceChat, type CreateChatInput, type HistoryQuery, type ReplicasService } from '../../services/replicas';
 import { defineRoute, type Route } from '../route';
@@ -98,7 +100,7 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
       auth: 'apiKey',
       params: workspaceParams,
       body: createChatBody,
-      response: { status: 201, description: 'The chat', schema: object({ chat: workspaceChatSchema }, ['chat']) },
+      response: { status: 201, description: 'The chat', schema: workspaceChatEnvelope },
       errors: [400, 401, 404, 409],
       handler: async ({ actor, params, body }) => ({ chat: serializeWorkspaceChat(await service.chats.create(actor, params.workspaceId, body)) }),
     }),
@@ -109,8 +111,8 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
     { prefix: '/v1/replica/:id', key: 'id', name: 'Replica' },
     { prefix: '/v1/workspaces/:workspaceId', key: 'workspaceId', name: 'Workspace' },
   ] as const) {
-    const chatOnly = object({ [base.key]: uuid, chatId: uuid }, [base.key, 'chatId']);
-    const withMessage = object({ [base.key]: uuid, chatId: uuid, messageId: uuid }, [base.key, 'chatId', 'messageId']);
+    const chatOnly = base.key === 'id' ? chatParams : workspaceChatParams;
+    const withMessage = base.key === 'id' ? queuedMessageParams : workspaceQueuedMessageParams;
     const replicaOf = (params: Record<string, string>) => params[base.key]!;
     // The three edits answer the queue as it is afterwards.
     const edit = <B = undefined>(route: {
@@ -143,7 +145,7 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
         summary: 'The messages waiting in a chat (the running one excluded)',
         tag,
         auth: 'apiKey',
-        params: base.key === 'id' ? chatParams : chatOnly,
+        params: chatOnly,
         response: { status: 200, description: 'The queue', schema: queueSchema },
         errors: [400, 401, 404],
         handler: ({ actor, params }) => service.queue.get(actor, replicaOf(params), params.chatId!),
@@ -153,7 +155,7 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
         suffix: '',
         operationId: `clear${base.name}ChatQueue`,
         summary: 'Drop every queued message (the running one continues)',
-        params: base.key === 'id' ? chatParams : chatOnly,
+        params: chatOnly,
         run: (actor, replicaId, params) => service.queue.clear(actor, replicaId, params.chatId!),
       }),
       edit({
@@ -161,7 +163,7 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
         suffix: '/:messageId',
         operationId: `remove${base.name}QueuedMessage`,
         summary: 'Drop one queued message',
-        params: base.key === 'id' ? queuedMessageParams : withMessage,
+        params: withMessage,
         run: (actor, replicaId, params) => service.queue.remove(actor, replicaId, params.chatId!, params.messageId!),
       }),
       edit<{ messageId: string; position: number }>({
@@ -169,7 +171,7 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
         suffix: '/reorder',
         operationId: `reorder${base.name}ChatQueue`,
         summary: 'Move a queued message to a zero-based position',
-        params: base.key === 'id' ? chatParams : chatOnly,
+        params: chatOnly,
         body: reorderBody,
         run: (actor, replicaId, params, body) => service.queue.reorder(actor, replicaId, params.chatId!, body),
       }),

@@ -1,12 +1,21 @@
 import { invalid } from '../../domain/errors';
-import { object, successSchema, uuid } from '../../schemas/common';
+import { successSchema } from '../../schemas/common';
 import {
+  createReplicaAnswer,
   createReplicaBody,
   deferredMessageAnswer,
   deferredMessageBody,
+  deferredMessageParams,
+  getReplicaQuery,
   listReplicasQuery,
-  replicaListItemSchema,
+  replicaDetailsAnswer,
+  replicaIdParams as idParams,
+  replicaPage,
+  sendMessageAnswer,
   sendMessageBody,
+  wakeAnswer,
+  workspaceChatParams,
+  workspaceIdParams as workspaceParams,
   workspaceMessageAnswer,
   workspaceMessageBody,
 } from '../../schemas/replicas';
@@ -22,8 +31,6 @@ import {
 import { defineRoute, type Route } from '../route';
 
 const tag = 'Replica';
-const idParams = object({ id: uuid }, ['id']);
-const workspaceParams = object({ workspaceId: uuid }, ['workspaceId']);
 export const API_VERSION = '2026-05-17';
 
 function serializeDetails(row: ReplicaRow, waking: boolean, chats: Array<Record<string, any>>, environment: unknown | undefined) {
@@ -89,7 +96,7 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
       body: createReplicaBody,
       // Up to ten images inline (base64).
       bodyLimit: 'messages',
-      response: { status: 201, description: 'The workspace', schema: object({ replica: replicaListItemSchema }, ['replica']) },
+      response: { status: 201, description: 'The workspace', schema: createReplicaAnswer },
       errors: [400, 401, 403, 404, 409, 503],
       handler: async ({ actor, body, ctx }) => {
         const version = ctx.get('x-api-version');
@@ -107,15 +114,7 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
       tag,
       auth: 'apiKey',
       query: listReplicasQuery,
-      response: {
-        status: 200,
-        description: 'A page of workspaces',
-        schema: {
-          type: 'object',
-          required: ['replicas', 'total', 'page', 'limit', 'total_pages'],
-          properties: { replicas: { type: 'array', items: replicaListItemSchema }, total: { type: 'integer' }, page: { type: 'integer' }, limit: { type: 'integer' }, total_pages: { type: 'integer' } },
-        },
-      },
+      response: { status: 200, description: 'A page of workspaces', schema: replicaPage },
       errors: [400, 401],
       handler: ({ actor, query }) => replicas.list(actor, query),
     }),
@@ -127,8 +126,8 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
       tag,
       auth: 'apiKey',
       params: idParams,
-      query: object({ include: { type: 'string', pattern: '^(environment|diffs)(,(environment|diffs))*$' } }),
-      response: { status: 200, description: 'The workspace', schema: object({ replica: { type: 'object' } }, ['replica']) },
+      query: getReplicaQuery,
+      response: { status: 200, description: 'The workspace', schema: replicaDetailsAnswer },
       errors: [400, 401, 404],
       handler: async ({ actor, params, query }) => {
         const { row, waking, chats } = await replicas.get(actor, params.id);
@@ -164,7 +163,7 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
       tag,
       auth: 'apiKey',
       params: idParams,
-      response: { status: 200, description: 'Whether it is waking', schema: object({ success: { const: true }, waking: { type: 'boolean' } }) },
+      response: { status: 200, description: 'Whether it is waking', schema: wakeAnswer },
       errors: [400, 401, 404, 409],
       handler: async ({ actor, params }) => ({ success: true, waking: (await replicas.wake(actor, params.id)).waking }),
     }),
@@ -178,11 +177,7 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
       params: idParams,
       body: sendMessageBody,
       bodyLimit: 'messages',
-      response: {
-        status: 200,
-        description: 'Accepted',
-        schema: object({ status: { enum: ['sent', 'queued', 'waking'] }, message_id: uuid, position: { type: ['integer', 'null'] }, chat_id: uuid }),
-      },
+      response: { status: 200, description: 'Accepted', schema: sendMessageAnswer },
       errors: [400, 401, 404, 409],
       handler: ({ actor, params, body }) => replicas.sendMessage(actor, params.id, body),
     }),
@@ -193,7 +188,7 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
       summary: 'Send a message to a chat of a workspace in any state but archived or error (queued while it prepares or sleeps)',
       tag,
       auth: 'apiKey',
-      params: object({ workspaceId: uuid, chatId: uuid }, ['workspaceId', 'chatId']),
+      params: workspaceChatParams,
       body: workspaceMessageBody,
       bodyLimit: 'messages',
       response: {
@@ -216,7 +211,7 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
       summary: 'Queue a message in a new or given chat and wake the workspace',
       tag,
       auth: 'apiKey',
-      params: object({ workspaceId: uuid }, ['workspaceId']),
+      params: deferredMessageParams,
       body: deferredMessageBody,
       bodyLimit: 'messages',
       response: { status: 202, description: 'Queued; the workspace is waking', schema: deferredMessageAnswer },

@@ -3,8 +3,8 @@
  * worker; these routes reach them through the terminal client over the event bus.
  */
 import type { Context } from 'koa';
-import { object, successSchema } from '../../schemas/common';
-import { sessionParams, terminalInputBody, terminalSessionSchema, terminalSizeBody, workspaceParams } from '../../schemas/terminals';
+import { successSchema } from '../../schemas/common';
+import { sessionParams, terminalInputBody, terminalSessionEnvelope, terminalSessionList, terminalSizeBody, workspaceParams } from '../../schemas/terminals';
 import type { TerminalService } from '../../services/terminals';
 import { defineRoute, type Route } from '../route';
 import { openSse } from '../sse';
@@ -34,7 +34,7 @@ export function terminalRoutes(terminals: TerminalService): Route[] {
       tag,
       auth: 'apiKey',
       params: workspaceParams,
-      response: { status: 200, description: 'The sessions, oldest first', schema: object({ sessions: { type: 'array', items: terminalSessionSchema } }, ['sessions']) },
+      response: { status: 200, description: 'The sessions, oldest first', schema: terminalSessionList },
       errors: [400, 401, 404, 503],
       handler: async ({ actor, params }) => ({ sessions: await terminals.list(actor, params.workspaceId) }),
     }),
@@ -47,7 +47,7 @@ export function terminalRoutes(terminals: TerminalService): Route[] {
       auth: 'apiKey',
       params: workspaceParams,
       body: terminalSizeBody,
-      response: { status: 201, description: 'The new session', schema: object({ session: terminalSessionSchema }, ['session']) },
+      response: { status: 201, description: 'The new session', schema: terminalSessionEnvelope },
       errors: [400, 401, 404, 429, 503],
       handler: async ({ actor, params, body }) => ({ session: await terminals.create(actor, params.workspaceId, body) }),
     }),
