@@ -7,7 +7,7 @@
 import { createReadStream, readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { Context } from 'koa';
-import { object } from '../../schemas/common';
+import { consoleFileParams } from '../../schemas/console';
 import { packageRoot } from '../../packageRoot';
 import { defineRoute, type Route } from '../route';
 
@@ -84,7 +84,7 @@ export function consoleRoutes(options: { dir?: string } = {}): Route[] {
       tag,
       auth: 'none',
       raw: true,
-      params: object({ file: { enum: Object.keys(VENDOR) } }, ['file']),
+      params: consoleFileParams(Object.keys(VENDOR)),
       response: { status: 200, description: 'Asset' },
       errors: [400],
       handler: ({ ctx, params }) => send(ctx, join(xtermDir, VENDOR[params.file]!), 'public, max-age=86400'),
@@ -97,7 +97,7 @@ export function consoleRoutes(options: { dir?: string } = {}): Route[] {
       tag,
       auth: 'none',
       raw: true,
-      params: object({ file: { enum: files } }, ['file']),
+      params: consoleFileParams(files),
       response: { status: 200, description: 'Asset' },
       errors: [400],
       handler: ({ ctx, params }) => send(ctx, join(dir, params.file), own),

@@ -1,15 +1,9 @@
 import type { Context } from 'koa';
-import { object } from '../../schemas/common';
-import { DOWNLOAD_LINK_TTL_MS, MAC_ARCHES, type DownloadsService } from '../../services/downloads';
+import { macDownloadParams, macUpdateParams, releaseFileParams, updateSchema } from '../../schemas/downloads';
+import { DOWNLOAD_LINK_TTL_MS, type DownloadsService } from '../../services/downloads';
 import { defineRoute, type Route } from '../route';
 
 const tag = 'Downloads';
-const arch = { type: 'string', description: `Mac processor architecture: ${MAC_ARCHES.join(' or ')} (anything else is 404)` };
-const updateSchema = object(
-  { url: { type: 'string', format: 'uri' }, name: { type: 'string' }, notes: { type: 'string' }, pub_date: { type: 'string', format: 'date-time' } },
-  ['url', 'name', 'notes', 'pub_date'],
-);
-
 /** `bytes=a-b`, `bytes=a-` or `bytes=-n` within `size`; null for no range, 'unsatisfiable' for one outside the file. */
 export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
   if (!header) return null;
@@ -42,7 +36,7 @@ export function downloadRoutes(downloads: DownloadsService, options: { publicBas
       summary: 'Download the newest desktop app for macOS (a redirect to a short-lived link)',
       tag,
       auth: 'none',
-      params: object({ arch }, ['arch']),
+      params: macDownloadParams,
       raw: true,
       response: { status: 302, description: `Redirect (Location) to a signed link valid for ${DOWNLOAD_LINK_TTL_MS / 60_000} minutes` },
       errors: [404, 503],
@@ -59,7 +53,7 @@ export function downloadRoutes(downloads: DownloadsService, options: { publicBas
       summary: 'Check for a newer desktop app for macOS',
       tag,
       auth: 'none',
-      params: object({ arch, version: { type: 'string', pattern: '^[0-9]+\\.[0-9]+\\.[0-9]+$', description: 'The installed version' } }, ['arch', 'version']),
+      params: macUpdateParams,
       response: { status: 200, description: 'A newer version is available', schema: updateSchema, alternate: { status: 204, description: 'The installed version is current' } },
       errors: [400, 404, 503],
       handler: async ({ params, ctx, useAlternate }) => {
@@ -79,7 +73,7 @@ export function downloadRoutes(downloads: DownloadsService, options: { publicBas
       summary: 'A published release file, through a signed link from the download or update operations',
       tag,
       auth: 'none',
-      params: object({ token: { type: 'string', maxLength: 4096 } }, ['token']),
+      params: releaseFileParams,
       raw: true,
       response: { status: 200, description: 'The file (attachment; single byte ranges answer 206)', contentType: 'application/octet-stream' },
       errors: [404, 416, 503],

@@ -4,32 +4,21 @@ import type { EventBus } from '../../events/bus';
 import { hookStreamChannel, type HookStreamMessage } from '../../events/hookStream';
 import { DomainError } from '../../domain/errors';
 import type { Logger } from '../../logger';
-import { object } from '../../schemas/common';
-import { environmentIdParam } from '../../schemas/environments';
-import { HOOK_MAX_CHARS, serializeHook, serializeWarmPool, serializeWarmPoolWorkspace, type HooksService } from '../../services/hooks';
+import {
+  hookAnswers,
+  hookContentBody as contentBody,
+  hookParams as params,
+  hookTestAnswer,
+  warmPoolAnswer,
+  warmPoolBody,
+  warmPoolWorkspacesAnswer,
+  warmPoolWorkspacesParams,
+} from '../../schemas/hooks';
+import { serializeHook, serializeWarmPool, serializeWarmPoolWorkspace, type HooksService } from '../../services/hooks';
 import type { HookKind } from '../../../workflows/shared';
 import { defineRoute, type Route } from '../route';
 import { openSse, skippableOutput } from '../sse';
 
-const params = object({ environmentId: environmentIdParam }, ['environmentId']);
-const contentBody = object({ content: { type: 'string', maxLength: HOOK_MAX_CHARS } }, ['content']);
-const hookRecord = {
-  type: ['object', 'null'],
-  properties: {
-    id: { type: 'string', format: 'uuid' },
-    organization_id: { type: 'string', format: 'uuid' },
-    environment_id: { type: 'string', format: 'uuid' },
-    version: { type: 'integer' },
-    content: { type: 'string' },
-    is_active: { type: 'boolean' },
-    created_at: { type: 'string', format: 'date-time' },
-  },
-};
-const testResult = object(
-  { exit_code: { type: 'integer' }, output: { type: 'string' }, timed_out: { type: 'boolean' } },
-  ['exit_code', 'output', 'timed_out'],
-);
-const warmPool = { type: ['object', 'null'], description: 'WarmPoolConfigWithStats' };
 const tag = 'Environments';
 const base = '/v1/environments/:environmentId';
 
@@ -65,7 +54,7 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
         response: {
           status: 200,
           description: `The ${kind} hook`,
-          schema: object(kind === 'warm' ? { warm_hook: hookRecord, warm_pool: warmPool } : { start_hook: hookRecord }),
+          schema: hookAnswers[kind].get,
         },
         errors: [400, 401, 403, 404],
         handler: async ({ actor, params }) => {
@@ -83,7 +72,7 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
         auth: 'apiKey',
         params,
         body: contentBody,
-        response: { status: 201, description: 'The saved hook', schema: object({ [key]: hookRecord }) },
+        response: { status: 201, description: 'The saved hook', schema: hookAnswers[kind].saved },
         errors: [400, 401, 403, 404],
         handler: async ({ actor, params, body }) => ({ [key]: serializeHook(await hooks.save(actor, params.environmentId, kind, body.content)) }),
       }),
@@ -96,7 +85,7 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
         auth: 'apiKey',
         params,
         body: contentBody,
-        response: { status: 200, description: 'The test result', schema: object({ test: testResult }, ['test']) },
+        response: { status: 200, description: 'The test result', schema: hookTestAnswer },
         errors: [400, 401, 403, 404],
         handler: async ({ actor, params, body, ctx }) => ({
           test: await hooks.test(actor, params.environmentId, kind, body.content, { signal: abortOnHangup(ctx) }),
@@ -111,7 +100,7 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
         auth: 'apiKey',
         params,
         body: contentBody,
-        response: { status: 201, description: 'The saved hook and the test result', schema: object({ [key]: hookRecord, test: testResult }) },
+        response: { status: 201, description: 'The saved hook and the test result', schema: hookAnswers[kind].savedAndTested },
         errors: [400, 401, 403, 404],
         handler: async ({ actor, params, body, ctx }) => {
           const saved = await hooks.save(actor, params.environmentId, kind, body.content);
@@ -189,8 +178,8 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
       tag,
       auth: 'apiKey',
       params,
-      body: object({ enabled: { type: 'boolean' } }, ['enabled']),
-      response: { status: 200, description: 'The warm-pool settings with stats', schema: object({ warm_pool: warmPool }, ['warm_pool']) },
+      body: warmPoolBody,
+      response: { status: 200, description: 'The warm-pool settings with stats', schema: warmPoolAnswer },
       errors: [400, 401, 403, 404],
       handler: async ({ actor, params, body }) => ({ warm_pool: serializeWarmPool(await hooks.setWarmPool(actor, params.environmentId, body.enabled)) }),
     }),
@@ -201,8 +190,8 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
       summary: "A warm pool's most recent workspaces (up to 10)",
       tag,
       auth: 'apiKey',
-      params: object({ configId: { type: 'string', format: 'uuid' } }, ['configId']),
-      response: { status: 200, description: 'The entries, newest first', schema: object({ workspaces: { type: 'array', items: { type: 'object' } } }, ['workspaces']) },
+      params: warmPoolWorkspacesParams,
+      response: { status: 200, description: 'The entries, newest first', schema: warmPoolWorkspacesAnswer },
       errors: [400, 401, 404],
       handler: async ({ actor, params }) => ({ workspaces: (await hooks.poolWorkspaces(actor, params.configId)).map(serializeWarmPoolWorkspace) }),
     }),
