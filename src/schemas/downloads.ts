@@ -4,7 +4,7 @@ import { object } from './common';
 /** The Mac processor architectures releases are published for. */
 export const MAC_ARCHES = ['arm64', 'x64'] as const;
 
-const arch = { type: 'string', description: `Mac processor architecture: ${MAC_ARCHES.join(' or ')} (anything else is 404)` };
+const arch = { type: 'string', description: `Mac processor architecture: ${MAC_ARCHES.join(' or ')} (anything else is 404)` } as const;
 
 export const macDownloadParams = object({ arch }, ['arch']);
 export const macUpdateParams = object(

@@ -1,6 +1,5 @@
 /** Warm and start hooks of an environment, its warm pool and the pool's workspaces. */
-import type { JsonSchema } from '../http/route';
-import { object } from './common';
+import { type JsonSchema, object } from './common';
 import { environmentIdParam } from './environments';
 
 /** The longest hook script a save or test takes. */

@@ -1,5 +1,5 @@
 /** `POST /v1/mcp`: MCP JSON-RPC messages, one or a batch. */
-import type { JsonSchema } from '../http/route';
+import type { JsonSchema } from './common';
 
 const jsonRpcMessage: JsonSchema = { type: 'object', description: 'A JSON-RPC 2.0 request or notification of the Model Context Protocol' };
 

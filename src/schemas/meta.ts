@@ -1,6 +1,5 @@
 /** Health, readiness, the OpenAPI document and the docs page's assets. */
-import type { JsonSchema } from '../http/route';
-import { object } from './common';
+import { type JsonSchema, object } from './common';
 
 export const healthSchema = object({ status: { const: 'ok' } });
 export const readySchema = object({ status: { const: 'ready' }, checks: { type: 'object' } });

@@ -4,8 +4,7 @@
  * and hook log entries camelCase (interop §1.5).
  */
 import { AGENT_IDS } from '../agents/catalog';
-import type { JsonSchema } from '../http/route';
-import { dateTime, nullableUuid, object, uuid } from './common';
+import { type BodyOf, dateTime, type JsonSchema, nullableUuid, object, type QueryOf, uuid } from './common';
 
 export const HISTORY_DEFAULT_LIMIT = 50;
 export const HISTORY_MAX_LIMIT = 500;
@@ -160,3 +159,7 @@ export const slashCommandsSchema: JsonSchema = {
     },
   },
 };
+
+export type CreateChatInput = BodyOf<typeof createChatBody>;
+export type ReorderQueueInput = BodyOf<typeof reorderBody>;
+export type HistoryQuery = QueryOf<typeof historyQuery>;

@@ -24,7 +24,7 @@ const contentType = (ctx: Context) => ctx.get('content-type') || undefined;
 
 export function automationWebhookRoutes(intake: AutomationIntake): Route[] {
   return [
-    defineRoute<{ token: string }>({
+    defineRoute({
       method: 'post',
       path: '/v1/automations/webhook/:token',
       webhook: 'custom',

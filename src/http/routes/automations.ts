@@ -13,13 +13,13 @@ import {
   triggerAutomationResponse,
   updateAutomationBody,
 } from '../../schemas/automations';
-import type { AutomationsService, CreateAutomationInput, ListAutomationsQuery, UpdateAutomationInput } from '../../services/automations';
+import type { AutomationsService } from '../../services/automations';
 
 const tag = 'Automations';
 
 export function automationRoutes(automations: AutomationsService): Route[] {
   return [
-    defineRoute<Record<string, never>, ListAutomationsQuery>({
+    defineRoute({
       method: 'get',
       path: '/v1/automations',
       operationId: 'listAutomations',
@@ -34,7 +34,7 @@ export function automationRoutes(automations: AutomationsService): Route[] {
         return page('automations', rows, total, query.page, query.limit);
       },
     }),
-    defineRoute<Record<string, never>, Record<string, never>, CreateAutomationInput>({
+    defineRoute({
       method: 'post',
       path: '/v1/automations',
       operationId: 'createAutomation',
@@ -46,7 +46,7 @@ export function automationRoutes(automations: AutomationsService): Route[] {
       errors: [400, 401, 403, 404],
       handler: async ({ actor, body }) => ({ automation: await automations.create(actor, body) }),
     }),
-    defineRoute<{ id: string }>({
+    defineRoute({
       method: 'get',
       path: '/v1/automations/:id',
       operationId: 'getAutomation',
@@ -58,7 +58,7 @@ export function automationRoutes(automations: AutomationsService): Route[] {
       errors: [400, 401, 403, 404],
       handler: async ({ actor, params }) => ({ automation: await automations.get(actor, params.id) }),
     }),
-    defineRoute<{ id: string }, Record<string, never>, UpdateAutomationInput>({
+    defineRoute({
       method: 'patch',
       path: '/v1/automations/:id',
       operationId: 'updateAutomation',
@@ -71,7 +71,7 @@ export function automationRoutes(automations: AutomationsService): Route[] {
       errors: [400, 401, 403, 404],
       handler: async ({ actor, params, body }) => ({ automation: await automations.update(actor, params.id, body) }),
     }),
-    defineRoute<{ id: string }, Record<string, never>, { payload?: Record<string, unknown>; pr?: { repository_id: string; number: number } } | undefined>({
+    defineRoute({
       method: 'post',
       path: '/v1/automations/:id/trigger',
       operationId: 'triggerAutomation',
@@ -85,7 +85,7 @@ export function automationRoutes(automations: AutomationsService): Route[] {
       errors: [400, 401, 403, 404, 503],
       handler: async ({ actor, params, body }) => automations.trigger(actor, params.id, body?.payload, body?.pr),
     }),
-    defineRoute<{ id: string }, { page: number; limit: number }>({
+    defineRoute({
       method: 'get',
       path: '/v1/automations/:id/executions',
       operationId: 'listAutomationExecutions',
@@ -101,7 +101,7 @@ export function automationRoutes(automations: AutomationsService): Route[] {
         return page('executions', rows, total, query.page, query.limit);
       },
     }),
-    defineRoute<{ id: string }>({
+    defineRoute({
       method: 'delete',
       path: '/v1/automations/:id',
       operationId: 'deleteAutomation',

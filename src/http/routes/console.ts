@@ -76,7 +76,7 @@ export function consoleRoutes(options: { dir?: string } = {}): Route[] {
       errors: [],
       handler: ({ ctx }) => send(ctx, join(dir, 'index.html'), own),
     }),
-    defineRoute<{ file: string }>({
+    defineRoute({
       method: 'get',
       path: '/console/vendor/:file',
       operationId: 'consoleVendorAsset',
@@ -89,7 +89,7 @@ export function consoleRoutes(options: { dir?: string } = {}): Route[] {
       errors: [400],
       handler: ({ ctx, params }) => send(ctx, join(xtermDir, VENDOR[params.file]!), 'public, max-age=86400'),
     }),
-    defineRoute<{ file: string }>({
+    defineRoute({
       method: 'get',
       path: '/console/:file',
       operationId: 'consoleAsset',

@@ -29,7 +29,7 @@ export function downloadRoutes(downloads: DownloadsService, options: { publicBas
   const fileUrl = (ctx: Context, token: string) => `${options.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`}/v1/desktop/files/${encodeURIComponent(token)}`;
 
   return [
-    defineRoute<{ arch: string }>({
+    defineRoute({
       method: 'get',
       path: '/v1/desktop/download/macos/:arch',
       operationId: 'downloadMacDesktopApp',
@@ -46,7 +46,7 @@ export function downloadRoutes(downloads: DownloadsService, options: { publicBas
         ctx.redirect(fileUrl(ctx, link.token));
       },
     }),
-    defineRoute<{ arch: string; version: string }>({
+    defineRoute({
       method: 'get',
       path: '/v1/desktop/update/macos/:arch/:version',
       operationId: 'getMacDesktopUpdate',
@@ -66,7 +66,7 @@ export function downloadRoutes(downloads: DownloadsService, options: { publicBas
         return { url: fileUrl(ctx, update.token), name: update.name, notes: update.release.notes, pub_date: new Date(update.release.pub_date).toISOString() };
       },
     }),
-    defineRoute<{ token: string }>({
+    defineRoute({
       method: 'get',
       path: '/v1/desktop/files/:token',
       operationId: 'getReleaseFile',

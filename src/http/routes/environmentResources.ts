@@ -14,12 +14,10 @@ import {
 } from '../../schemas/environmentResources';
 import type { EnvironmentResourcesService } from '../../services/environmentResources';
 import type { Actor } from '../../domain/actor';
-import { defineRoute, type Route } from '../route';
+import type { BodyOf } from '../../schemas/common';
+import { defineRoute, type JsonSchema, type Route } from '../route';
 
 const tag = 'Environments';
-
-type ListParams = { environmentId: string };
-type ItemParams = { environmentId: string; id: string };
 
 interface ResourceService<Create, Update> {
   list(actor: Actor, environmentId: string): Promise<unknown[]>;
@@ -28,20 +26,27 @@ interface ResourceService<Create, Update> {
   remove(actor: Actor, environmentId: string, id: string): Promise<void>;
 }
 
-/** GET and POST on the collection, PATCH (when the resource has one) and DELETE by id. */
-function resourceRoutes<Create, Update>(spec: {
+/**
+ * GET and POST on the collection, PATCH (when the resource has an update body) and DELETE by
+ * id. The service must take what the resource's bodies admit: that is checked where the
+ * resource is named, with its schemas' own types (a body type derived inside this generic
+ * function would be too deep for the compiler), so the handlers below pass the validated
+ * bodies on as those types.
+ */
+function resourceRoutes<C extends JsonSchema, U extends JsonSchema | undefined>(spec: {
   segment: string;
   /** Operation id stem, e.g. `EnvironmentVariable`. */
   stem: string;
   what: string;
-  schemas: ResourceSchemas;
-  service: ResourceService<Create, Update>;
+  schemas: ResourceSchemas<C, U>;
+  service: ResourceService<BodyOf<C>, BodyOf<NonNullable<U>>>;
 }): Route[] {
-  const { service, schemas } = spec;
+  const { service } = spec;
+  const schemas: ResourceSchemas = spec.schemas;
   const collection = `/v1/environments/:environmentId/${spec.segment}`;
   const item = `${collection}/:id`;
   const routes: Route[] = [
-    defineRoute<ListParams>({
+    defineRoute({
       method: 'get',
       path: collection,
       operationId: `list${spec.stem}s`,
@@ -53,7 +58,7 @@ function resourceRoutes<Create, Update>(spec: {
       errors: [400, 401, 403, 404],
       handler: async ({ actor, params }) => ({ [schemas.listKey]: await service.list(actor, params.environmentId) }),
     }),
-    defineRoute<ListParams, Record<string, never>, Create>({
+    defineRoute({
       method: 'post',
       path: collection,
       operationId: `create${spec.stem}`,
@@ -64,13 +69,14 @@ function resourceRoutes<Create, Update>(spec: {
       body: schemas.createBody,
       response: { status: 201, description: `The created ${spec.what}`, schema: schemas.one },
       errors: [400, 401, 403, 404, 409],
-      handler: async ({ actor, params, body }) => ({ [schemas.itemKey]: await service.create(actor, params.environmentId, body) }),
+      handler: async ({ actor, params, body }) => ({ [schemas.itemKey]: await service.create(actor, params.environmentId, body as BodyOf<C>) }),
     }),
   ];
-  if (schemas.updateBody && service.update) {
+  const updateBody = schemas.updateBody;
+  if (updateBody && service.update) {
     const update = service.update.bind(service);
     routes.push(
-      defineRoute<ItemParams, Record<string, never>, Update>({
+      defineRoute({
         method: 'patch',
         path: item,
         operationId: `update${spec.stem}`,
@@ -78,15 +84,15 @@ function resourceRoutes<Create, Update>(spec: {
         tag,
         auth: 'apiKey',
         params: resourceParams,
-        body: schemas.updateBody,
+        body: updateBody,
         response: { status: 200, description: `The updated ${spec.what}`, schema: schemas.one },
         errors: [400, 401, 403, 404, 409],
-        handler: async ({ actor, params, body }) => ({ [schemas.itemKey]: await update(actor, params.environmentId, params.id, body) }),
+        handler: async ({ actor, params, body }) => ({ [schemas.itemKey]: await update(actor, params.environmentId, params.id, body as BodyOf<NonNullable<U>>) }),
       }),
     );
   }
   routes.push(
-    defineRoute<ItemParams>({
+    defineRoute({
       method: 'delete',
       path: item,
       operationId: `delete${spec.stem}`,
@@ -135,7 +141,7 @@ export function environmentResourceRoutes(resources: EnvironmentResourcesService
       schemas: mcpResource,
       service: resources.mcps,
     }),
-    defineRoute<Record<string, never>, { q: string }>({
+    defineRoute({
       method: 'get',
       path: '/v1/environment-skills/search',
       operationId: 'searchEnvironmentSkills',
@@ -147,7 +153,7 @@ export function environmentResourceRoutes(resources: EnvironmentResourcesService
       errors: [400, 401],
       handler: ({ query }) => ({ skills: resources.skills.search(query.q) }),
     }),
-    defineRoute<{ environmentId: string }>({
+    defineRoute({
       method: 'get',
       path: '/v1/environments/:environmentId/repo-skills',
       operationId: 'listRepoSkills',

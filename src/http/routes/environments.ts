@@ -11,17 +11,14 @@ import {
 } from '../../schemas/environments';
 import {
   serializeEnvironment,
-  type CreateEnvironmentInput,
   type EnvironmentsService,
-  type Scope,
-  type UpdateEnvironmentInput,
 } from '../../services/environments';
 
 const tag = 'Environments';
 
 export function environmentRoutes(environments: EnvironmentsService): Route[] {
   return [
-    defineRoute<Record<string, never>, { scope: Scope; page: number; limit: number }>({
+    defineRoute({
       method: 'get',
       path: '/v1/environments',
       operationId: 'listEnvironments',
@@ -36,7 +33,7 @@ export function environmentRoutes(environments: EnvironmentsService): Route[] {
         return page('environments', rows.map(serializeEnvironment), total, query.page, query.limit);
       },
     }),
-    defineRoute<Record<string, never>, Record<string, never>, CreateEnvironmentInput>({
+    defineRoute({
       method: 'post',
       path: '/v1/environments',
       operationId: 'createEnvironment',
@@ -48,7 +45,7 @@ export function environmentRoutes(environments: EnvironmentsService): Route[] {
       errors: [400, 401, 403, 404, 409],
       handler: async ({ actor, body }) => ({ environment: serializeEnvironment(await environments.create(actor, body)) }),
     }),
-    defineRoute<{ id: string }>({
+    defineRoute({
       method: 'get',
       path: '/v1/environments/:id',
       operationId: 'getEnvironment',
@@ -60,7 +57,7 @@ export function environmentRoutes(environments: EnvironmentsService): Route[] {
       errors: [400, 401, 403, 404],
       handler: async ({ actor, params }) => ({ environment: serializeEnvironment(await environments.get(actor, params.id)) }),
     }),
-    defineRoute<{ id: string }, Record<string, never>, UpdateEnvironmentInput>({
+    defineRoute({
       method: 'patch',
       path: '/v1/environments/:id',
       operationId: 'updateEnvironment',
@@ -75,7 +72,7 @@ export function environmentRoutes(environments: EnvironmentsService): Route[] {
         environment: serializeEnvironment(await environments.update(actor, params.id, body)),
       }),
     }),
-    defineRoute<{ id: string }>({
+    defineRoute({
       method: 'delete',
       path: '/v1/environments/:id',
       operationId: 'deleteEnvironment',

@@ -22,9 +22,6 @@ import { openSse, skippableOutput } from '../sse';
 const tag = 'Environments';
 const base = '/v1/environments/:environmentId';
 
-type P = { environmentId: string };
-type B = { content: string };
-
 /** Tells the relay when the activity's last live message has arrived. */
 const RELAY_DRAIN_MS = 2000;
 
@@ -43,7 +40,7 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
     const key = `${kind}_hook`;
     const Kind = kind === 'warm' ? 'Warm' : 'Start';
     routes.push(
-      defineRoute<P>({
+      defineRoute({
         method: 'get',
         path: `${base}/${kind}-hooks`,
         operationId: `get${Kind}Hook`,
@@ -63,7 +60,7 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
           return { warm_hook: serializeHook(state.hook), warm_pool: serializeWarmPool(state.pool) };
         },
       }),
-      defineRoute<P, Record<string, never>, B>({
+      defineRoute({
         method: 'post',
         path: `${base}/${kind}-hooks/save`,
         operationId: `save${Kind}Hook`,
@@ -76,7 +73,7 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
         errors: [400, 401, 403, 404],
         handler: async ({ actor, params, body }) => ({ [key]: serializeHook(await hooks.save(actor, params.environmentId, kind, body.content)) }),
       }),
-      defineRoute<P, Record<string, never>, B>({
+      defineRoute({
         method: 'post',
         path: `${base}/${kind}-hooks/test`,
         operationId: `test${Kind}Hook`,
@@ -91,7 +88,7 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
           test: await hooks.test(actor, params.environmentId, kind, body.content, { signal: abortOnHangup(ctx) }),
         }),
       }),
-      defineRoute<P, Record<string, never>, B>({
+      defineRoute({
         method: 'post',
         path: `${base}/${kind}-hooks/save-test`,
         operationId: `saveAndTest${Kind}Hook`,
@@ -112,7 +109,7 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
   }
 
   routes.push(
-    defineRoute<P, Record<string, never>, B>({
+    defineRoute({
       method: 'post',
       path: `${base}/start-hooks/test/stream`,
       operationId: 'streamStartHookTest',
@@ -170,7 +167,7 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
         })();
       },
     }),
-    defineRoute<P, Record<string, never>, { enabled: boolean }>({
+    defineRoute({
       method: 'put',
       path: `${base}/warm-pools`,
       operationId: 'setWarmPool',
@@ -183,7 +180,7 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
       errors: [400, 401, 403, 404],
       handler: async ({ actor, params, body }) => ({ warm_pool: serializeWarmPool(await hooks.setWarmPool(actor, params.environmentId, body.enabled)) }),
     }),
-    defineRoute<{ configId: string }, Record<string, never>, never>({
+    defineRoute({
       method: 'get',
       path: '/v1/warm-pools/:configId/workspaces',
       operationId: 'listWarmPoolWorkspaces',

@@ -11,7 +11,7 @@ import { defineRoute, type Route } from '../route';
 
 export function mcpRoutes(options: { version: string }): Route[] {
   return [
-    defineRoute<Record<string, never>, Record<string, never>, unknown>({
+    defineRoute({
       method: 'post',
       path: '/v1/mcp',
       operationId: 'mcp',

@@ -118,7 +118,7 @@ export function metaRoutes(options: { probes: ReadinessProbe[]; openapi: () => R
         ctx.body = DOCS_INIT;
       },
     }),
-    defineRoute<{ file: string }>({
+    defineRoute({
       method: 'get',
       path: '/docs/assets/:file',
       operationId: 'docsAsset',

@@ -20,10 +20,6 @@ import {
 import type { PreviewsService } from '../../services/previews';
 import { defineRoute, type Route } from '../route';
 
-type WorkspaceP = { workspaceId: string };
-type PortP = { workspaceId: string; port: number };
-type LinkP = PortP & { linkId: string };
-
 const tag = 'Preview';
 /** The URL the request came in on (Koa trusts X-Forwarded-Proto and -Host: `app.proxy`). */
 const originOf = (ctx: Context) => `${ctx.protocol}://${ctx.host}`;
@@ -31,7 +27,7 @@ const base = '/v1/workspaces/:workspaceId/previews';
 
 export function previewRoutes(previews: PreviewsService): Route[] {
   return [
-    defineRoute<WorkspaceP>({
+    defineRoute({
       method: 'get',
       path: base,
       operationId: 'listWorkspacePreviews',
@@ -43,7 +39,7 @@ export function previewRoutes(previews: PreviewsService): Route[] {
       errors: [400, 401, 404],
       handler: async ({ actor, params, ctx }) => ({ previews: await previews.list(actor, params.workspaceId, originOf(ctx)) }),
     }),
-    defineRoute<WorkspaceP, Record<string, never>, { port: number; authenticated?: boolean }>({
+    defineRoute({
       method: 'post',
       path: base,
       operationId: 'createWorkspacePreview',
@@ -65,7 +61,7 @@ export function previewRoutes(previews: PreviewsService): Route[] {
         return { preview };
       },
     }),
-    defineRoute<PortP>({
+    defineRoute({
       method: 'delete',
       path: `${base}/:port`,
       operationId: 'deleteWorkspacePreview',
@@ -77,7 +73,7 @@ export function previewRoutes(previews: PreviewsService): Route[] {
       errors: [400, 401, 404],
       handler: async ({ actor, params, ctx }) => previews.remove(actor, params.workspaceId, params.port, originOf(ctx)),
     }),
-    defineRoute<{ port: number }>({
+    defineRoute({
       method: 'delete',
       path: '/v1/previews/:port',
       operationId: 'deleteAgentPreview',
@@ -89,7 +85,7 @@ export function previewRoutes(previews: PreviewsService): Route[] {
       errors: [400, 401, 404],
       handler: async ({ actor, params, ctx }) => previews.removeOwn(actor, params.port, originOf(ctx)),
     }),
-    defineRoute<PortP, Record<string, never>, { expires_in_seconds?: number }>({
+    defineRoute({
       method: 'post',
       path: `${base}/:port/links`,
       operationId: 'createWorkspacePreviewLink',
@@ -103,7 +99,7 @@ export function previewRoutes(previews: PreviewsService): Route[] {
       errors: [400, 401, 404],
       handler: async ({ actor, params, body, ctx }) => previews.createLink(actor, params.workspaceId, params.port, body?.expires_in_seconds, originOf(ctx)),
     }),
-    defineRoute<LinkP>({
+    defineRoute({
       method: 'delete',
       path: `${base}/:port/links/:linkId`,
       operationId: 'revokeWorkspacePreviewLink',

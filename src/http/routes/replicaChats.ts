@@ -20,19 +20,16 @@ import {
   workspaceParams,
   workspaceQueuedMessageParams,
 } from '../../schemas/replicaChats';
-import { serializeReplicaChat, serializeWorkspaceChat, type CreateChatInput, type HistoryQuery, type ReplicasService } from '../../services/replicas';
-import { defineRoute, type Route } from '../route';
+import { serializeReplicaChat, serializeWorkspaceChat, type ReplicasService } from '../../services/replicas';
+import type { BodyOf } from '../../schemas/common';
+import { defineRoute, type JsonSchema, type Route } from '../route';
 
 const tag = 'Replicas';
-
-type Id = { id: string };
-type ChatIds = { id: string; chatId: string };
-type Nothing = Record<string, never>;
 
 /** Chats of a replica, their queues, the agent history and the hook logs. */
 export function replicaChatRoutes(service: ReplicasService): Route[] {
   const routes: Route[] = [
-    defineRoute<Id>({
+    defineRoute({
       method: 'get',
       path: '/v1/replica/:id/chats',
       operationId: 'listReplicaChats',
@@ -47,7 +44,7 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
         return { chats: chats.map(serializeReplicaChat), waking };
       },
     }),
-    defineRoute<Id, Nothing, CreateChatInput>({
+    defineRoute({
       method: 'post',
       path: '/v1/replica/:id/chats',
       operationId: 'createReplicaChat',
@@ -61,7 +58,7 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
       errors: [400, 401, 404, 409],
       handler: async ({ actor, params, body }) => serializeReplicaChat(await service.chats.create(actor, params.id, body)),
     }),
-    defineRoute<ChatIds>({
+    defineRoute({
       method: 'delete',
       path: '/v1/replica/:id/chats/:chatId',
       operationId: 'deleteReplicaChat',
@@ -76,7 +73,7 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
         return { success: true };
       },
     }),
-    defineRoute<{ workspaceId: string }>({
+    defineRoute({
       method: 'get',
       path: '/v1/workspaces/:workspaceId/chats',
       operationId: 'listWorkspaceChats',
@@ -91,7 +88,7 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
         return { chats: chats.map(serializeWorkspaceChat), deletedChats: deletedChats.map(serializeWorkspaceChat) };
       },
     }),
-    defineRoute<{ workspaceId: string }, Nothing, CreateChatInput>({
+    defineRoute({
       method: 'post',
       path: '/v1/workspaces/:workspaceId/chats',
       operationId: 'createWorkspaceChat',
@@ -114,17 +111,19 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
     const chatOnly = base.key === 'id' ? chatParams : workspaceChatParams;
     const withMessage = base.key === 'id' ? queuedMessageParams : workspaceQueuedMessageParams;
     const replicaOf = (params: Record<string, string>) => params[base.key]!;
-    // The three edits answer the queue as it is afterwards.
-    const edit = <B = undefined>(route: {
+    // The three edits answer the queue as it is afterwards. `run` takes the body as its schema
+    // admits it (derived where the edit is named: inside this generic helper it would be too
+    // deep for the compiler).
+    const edit = <BS extends JsonSchema | undefined = undefined>(route: {
       method: 'delete' | 'patch';
       suffix: string;
       operationId: string;
       summary: string;
-      params: Record<string, unknown>;
-      body?: Record<string, unknown>;
-      run: (actor: Actor, replicaId: string, params: Record<string, string>, body: B) => Promise<unknown>;
+      params: typeof chatOnly | typeof withMessage;
+      body?: BS;
+      run: (actor: Actor, replicaId: string, params: Record<string, string>, body: BodyOf<BS>) => Promise<unknown>;
     }) =>
-      defineRoute<Record<string, string>, Nothing, B>({
+      defineRoute({
         method: route.method,
         path: `${base.prefix}/chats/:chatId/queue${route.suffix}`,
         operationId: route.operationId,
@@ -132,13 +131,13 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
         tag,
         auth: 'apiKey',
         params: route.params,
-        ...(route.body ? { body: route.body } : {}),
+        ...(route.body ? { body: route.body as JsonSchema } : {}),
         response: { status: 200, description: 'The queue after the edit', schema: queueEditSchema },
         errors: [400, 401, 404],
-        handler: async ({ actor, params, body }) => ({ success: true, queue: await route.run(actor, replicaOf(params), params, body) }),
+        handler: async ({ actor, params, body }) => ({ success: true, queue: await route.run(actor, replicaOf(params), params, body as BodyOf<BS>) }),
       });
     routes.push(
-      defineRoute<Record<string, string>>({
+      defineRoute({
         method: 'get',
         path: `${base.prefix}/chats/:chatId/queue`,
         operationId: `get${base.name}ChatQueue`,
@@ -166,7 +165,7 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
         params: withMessage,
         run: (actor, replicaId, params) => service.queue.remove(actor, replicaId, params.chatId!, params.messageId!),
       }),
-      edit<{ messageId: string; position: number }>({
+      edit({
         method: 'patch',
         suffix: '/reorder',
         operationId: `reorder${base.name}ChatQueue`,
@@ -179,7 +178,7 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
   }
 
   routes.push(
-    defineRoute<Id, HistoryQuery>({
+    defineRoute({
       method: 'get',
       path: '/v1/replica/:id/history',
       operationId: 'getReplicaHistory',
@@ -192,7 +191,7 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
       errors: [400, 401, 404],
       handler: ({ actor, params, query }) => service.history.history(actor, params.id, query),
     }),
-    defineRoute<ChatIds>({
+    defineRoute({
       method: 'get',
       path: '/v1/replica/:id/chats/:chatId/slash-commands',
       operationId: 'listReplicaSlashCommands',
@@ -204,7 +203,7 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
       errors: [400, 401, 404],
       handler: ({ actor, params }) => service.history.slashCommands(actor, params.id, params.chatId),
     }),
-    defineRoute<Id>({
+    defineRoute({
       method: 'get',
       path: '/v1/replica/:id/hooks',
       operationId: 'getReplicaHookLogs',

@@ -21,12 +21,8 @@ import {
 } from '../../schemas/replicas';
 import {
   serializeReplicaListItem,
-  type CreateReplicaInput,
-  type DeferredMessageInput,
   type ReplicaRow,
   type ReplicasService,
-  type SendMessageInput,
-  type WorkspaceMessageInput,
 } from '../../services/replicas';
 import { defineRoute, type Route } from '../route';
 
@@ -68,8 +64,8 @@ function serializeDetails(row: ReplicaRow, waking: boolean, chats: Array<Record<
 }
 
 export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTimeoutMs: number }): Route[] {
-  const lifecycleRoute = (path: string, params: Record<string, unknown>, action: 'sleep' | 'archive', key: 'id' | 'workspaceId', opId: string) =>
-    defineRoute<Record<string, string>>({
+  const lifecycleRoute = (path: string, params: typeof idParams | typeof workspaceParams, action: 'sleep' | 'archive', opId: string) =>
+    defineRoute({
       method: 'post',
       path,
       operationId: opId,
@@ -80,13 +76,13 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
       response: { status: 200, description: 'Requested', schema: successSchema },
       errors: [400, 401, 404, 409],
       handler: async ({ actor, params }) => {
-        await replicas[action](actor, params[key]!);
+        await replicas[action](actor, 'id' in params ? params.id : params.workspaceId);
         return { success: true };
       },
     });
 
   return [
-    defineRoute<Record<string, never>, Record<string, never>, CreateReplicaInput>({
+    defineRoute({
       method: 'post',
       path: '/v1/replica',
       operationId: 'createReplica',
@@ -106,7 +102,7 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
         return { replica: serializeReplicaListItem(row) };
       },
     }),
-    defineRoute<Record<string, never>, { page: number; limit: number; user_id?: string; source?: string; status?: string }>({
+    defineRoute({
       method: 'get',
       path: '/v1/replica',
       operationId: 'listReplicas',
@@ -118,7 +114,7 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
       errors: [400, 401],
       handler: ({ actor, query }) => replicas.list(actor, query),
     }),
-    defineRoute<{ id: string }, { include?: string }>({
+    defineRoute({
       method: 'get',
       path: '/v1/replica/:id',
       operationId: 'getReplica',
@@ -136,7 +132,7 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
         return { replica: serializeDetails(row, waking, chats, environment) };
       },
     }),
-    defineRoute<{ id: string }>({
+    defineRoute({
       method: 'delete',
       path: '/v1/replica/:id',
       operationId: 'deleteReplica',
@@ -151,11 +147,11 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
         return { success: true };
       },
     }),
-    lifecycleRoute('/v1/replica/:id/sleep', idParams, 'sleep', 'id', 'sleepReplica'),
-    lifecycleRoute('/v1/replica/:id/archive', idParams, 'archive', 'id', 'archiveReplica'),
-    lifecycleRoute('/v1/workspaces/:workspaceId/sleep', workspaceParams, 'sleep', 'workspaceId', 'sleepWorkspace'),
-    lifecycleRoute('/v1/workspaces/:workspaceId/archive', workspaceParams, 'archive', 'workspaceId', 'archiveWorkspace'),
-    defineRoute<{ id: string }>({
+    lifecycleRoute('/v1/replica/:id/sleep', idParams, 'sleep', 'sleepReplica'),
+    lifecycleRoute('/v1/replica/:id/archive', idParams, 'archive', 'archiveReplica'),
+    lifecycleRoute('/v1/workspaces/:workspaceId/sleep', workspaceParams, 'sleep', 'sleepWorkspace'),
+    lifecycleRoute('/v1/workspaces/:workspaceId/archive', workspaceParams, 'archive', 'archiveWorkspace'),
+    defineRoute({
       method: 'post',
       path: '/v1/replica/:id/wake',
       operationId: 'wakeReplica',
@@ -167,7 +163,7 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
       errors: [400, 401, 404, 409],
       handler: async ({ actor, params }) => ({ success: true, waking: (await replicas.wake(actor, params.id)).waking }),
     }),
-    defineRoute<{ id: string }, Record<string, never>, SendMessageInput>({
+    defineRoute({
       method: 'post',
       path: '/v1/replica/:id/messages',
       operationId: 'sendReplicaMessage',
@@ -181,7 +177,7 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
       errors: [400, 401, 404, 409],
       handler: ({ actor, params, body }) => replicas.sendMessage(actor, params.id, body),
     }),
-    defineRoute<{ workspaceId: string; chatId: string }, Record<string, never>, WorkspaceMessageInput>({
+    defineRoute({
       method: 'post',
       path: '/v1/workspaces/:workspaceId/chats/:chatId/messages',
       operationId: 'sendWorkspaceChatMessage',
@@ -204,7 +200,7 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
         return answer;
       },
     }),
-    defineRoute<{ workspaceId: string }, Record<string, never>, DeferredMessageInput>({
+    defineRoute({
       method: 'post',
       path: '/v1/workspaces/:workspaceId/messages/deferred',
       operationId: 'sendDeferredWorkspaceMessage',

@@ -9,11 +9,6 @@ import type { TerminalService } from '../../services/terminals';
 import { defineRoute, type Route } from '../route';
 import { openSse } from '../sse';
 
-type WorkspaceP = { workspaceId: string };
-type SessionP = { workspaceId: string; sessionId: string };
-type Size = { cols: number; rows: number };
-type Input = { data: string; generation: number; sequence: number };
-
 const tag = 'Terminal';
 const base = '/v1/workspaces/:workspaceId/terminal/sessions';
 const success = { status: 200, description: 'Done', schema: successSchema };
@@ -26,7 +21,7 @@ function resumeOffset(ctx: Context): number {
 
 export function terminalRoutes(terminals: TerminalService): Route[] {
   return [
-    defineRoute<WorkspaceP>({
+    defineRoute({
       method: 'get',
       path: base,
       operationId: 'listTerminalSessions',
@@ -38,7 +33,7 @@ export function terminalRoutes(terminals: TerminalService): Route[] {
       errors: [400, 401, 404, 503],
       handler: async ({ actor, params }) => ({ sessions: await terminals.list(actor, params.workspaceId) }),
     }),
-    defineRoute<WorkspaceP, Record<string, never>, Size>({
+    defineRoute({
       method: 'post',
       path: base,
       operationId: 'createTerminalSession',
@@ -51,7 +46,7 @@ export function terminalRoutes(terminals: TerminalService): Route[] {
       errors: [400, 401, 404, 429, 503],
       handler: async ({ actor, params, body }) => ({ session: await terminals.create(actor, params.workspaceId, body) }),
     }),
-    defineRoute<SessionP, Record<string, never>, Input>({
+    defineRoute({
       method: 'post',
       path: `${base}/:sessionId/input`,
       operationId: 'writeTerminalInput',
@@ -67,7 +62,7 @@ export function terminalRoutes(terminals: TerminalService): Route[] {
         return { success: true };
       },
     }),
-    defineRoute<SessionP, Record<string, never>, Size>({
+    defineRoute({
       method: 'post',
       path: `${base}/:sessionId/resize`,
       operationId: 'resizeTerminalSession',
@@ -83,7 +78,7 @@ export function terminalRoutes(terminals: TerminalService): Route[] {
         return { success: true };
       },
     }),
-    defineRoute<SessionP>({
+    defineRoute({
       method: 'delete',
       path: `${base}/:sessionId`,
       operationId: 'deleteTerminalSession',
@@ -98,7 +93,7 @@ export function terminalRoutes(terminals: TerminalService): Route[] {
         return { success: true };
       },
     }),
-    defineRoute<SessionP>({
+    defineRoute({
       method: 'get',
       path: `${base}/:sessionId/stream`,
       operationId: 'streamTerminalSession',

@@ -12,7 +12,7 @@ const RECHECK_MS = 5000;
 
 export function warmPoolStreamRoutes(stream: WarmPoolStreamService, bus: EventBus, logger: Logger): Route[] {
   return [
-    defineRoute<{ workspaceId: string }>({
+    defineRoute({
       method: 'get',
       path: '/v1/warm-pool-workspaces/:workspaceId/stream',
       operationId: 'streamWarmPoolWorkspace',
