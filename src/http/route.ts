@@ -4,8 +4,9 @@
  */
 import type { Context } from 'koa';
 import type { Actor } from '../domain/actor';
+import type { BodyOf, JsonSchema, QueryOf } from '../schemas/common';
 
-export type JsonSchema = Record<string, unknown>;
+export type { JsonSchema };
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface RouteInput<P, Q, B> {
@@ -101,8 +102,28 @@ export interface Route<P = any, Q = any, B = any> {
   webhook?: string;
 }
 
-export function defineRoute<P = Record<string, never>, Q = Record<string, never>, B = undefined>(
-  route: Route<P, Q, B>,
-): Route<P, Q, B> {
-  return route;
+/** What a route's path parameters or query are, from its schema (none: an empty object). */
+export type ParamsFrom<S> = S extends JsonSchema ? QueryOf<S> : Record<string, never>;
+/** What a route's body is, from its schema (none: undefined; optional: or undefined). */
+export type BodyFrom<S, Optional> = S extends JsonSchema ? BodyOf<S> | (Optional extends true ? undefined : never) : undefined;
+
+/**
+ * A route as declared: its handler's `params`, `query` and `body` are typed from the schemas
+ * beside it, so a handler cannot read an input in a shape its schema does not admit.
+ */
+export type RouteDeclaration<PS, QS, BS, O extends boolean> = Omit<Route, 'params' | 'query' | 'body' | 'bodyOptional' | 'handler'> & {
+  params?: PS;
+  query?: QS;
+  body?: BS;
+  bodyOptional?: O;
+  handler(input: RouteInput<ParamsFrom<PS>, ParamsFrom<QS>, BodyFrom<BS, O>>): Promise<unknown> | unknown;
+};
+
+export function defineRoute<
+  PS extends JsonSchema | undefined = undefined,
+  QS extends JsonSchema | undefined = undefined,
+  BS extends JsonSchema | undefined = undefined,
+  O extends boolean = false,
+>(route: RouteDeclaration<PS, QS, BS, O>): Route<ParamsFrom<PS>, ParamsFrom<QS>, BodyFrom<BS, O>> {
+  return route as Route<ParamsFrom<PS>, ParamsFrom<QS>, BodyFrom<BS, O>>;
 }

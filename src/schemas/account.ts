@@ -2,22 +2,23 @@
  * The caller's profile (camelCase, interop §7) and API keys (snake_case, interop §1.5). The
  * same key shapes serve personal keys and the organization's keys.
  */
-import type { JsonSchema } from '../http/route';
-import { dateTime, object, pageEnvelope, uuid } from './common';
+import { type BodyOf, dateTime, type JsonSchema, object, pageEnvelope, pageQuery, uuid } from './common';
 
 export const DISPLAY_NAME_MAX = 80;
 export const AVATAR_URL_MAX = 2048;
 export const KEY_NAME_MAX = 100;
+/** interop §1.2 */
+export const KEY_LIST_DEFAULT_LIMIT = 10;
 
 // `\S`: a value of spaces only is blank, whatever its length; stored values are trimmed.
-const displayName: JsonSchema = { type: 'string', minLength: 1, maxLength: DISPLAY_NAME_MAX, pattern: '\\S' };
-const avatarUrl: JsonSchema = {
+const displayName = { type: 'string', minLength: 1, maxLength: DISPLAY_NAME_MAX, pattern: '\\S' } as const;
+const avatarUrl = {
   type: ['string', 'null'],
   maxLength: AVATAR_URL_MAX,
   format: 'uri',
   pattern: '^https?://[^\\s/?#]+',
   description: 'An http(s) URL with a host, or null to clear the avatar',
-};
+} as const;
 
 export const profileSchema = object(
   { userId: uuid, email: { type: 'string' }, displayName: { type: 'string' }, avatarUrl: { type: ['string', 'null'] } },
@@ -26,7 +27,8 @@ export const profileSchema = object(
 export const profileEnvelope = object({ profile: profileSchema }, ['profile']);
 
 /** Fields left out keep their value (like the original's multipart form without an avatar). */
-export const updateProfileBody: JsonSchema = { ...object({ displayName, avatarUrl }), minProperties: 1 };
+export const updateProfileBody = { ...object({ displayName, avatarUrl }), minProperties: 1 } as const;
+export type UpdateProfileInput = BodyOf<typeof updateProfileBody>;
 
 export const createApiKeyBody = object({ name: { type: 'string', minLength: 1, maxLength: KEY_NAME_MAX, pattern: '\\S' } }, ['name']);
 
@@ -50,4 +52,5 @@ export const createdApiKeyEnvelope = object(
   ['api_key'],
 );
 export const apiKeyPage = pageEnvelope('api_keys', apiKeySchema);
+export const apiKeyListQuery = pageQuery(KEY_LIST_DEFAULT_LIMIT);
 export const apiKeyIdParams = object({ apiKeyId: uuid }, ['apiKeyId']);

@@ -1,19 +1,20 @@
 /** The analytics overview: the original's `AnalyticsOverview`, plus `models` (Hangar's AI gateway usage). */
-import type { JsonSchema } from '../http/route';
 import { BUCKETS } from '../domain/analytics';
-import { object } from './common';
+import { type JsonSchema, object, type QueryOf } from './common';
 
-const instant = (what: string): JsonSchema => ({
-  type: 'string',
-  maxLength: 64,
-  description: `${what} as an ISO 8601 date-time with an offset (any offset; encode "+" as %2B). The bucket grid is UTC.`,
-});
+const instant = (what: string) =>
+  ({
+    type: 'string',
+    maxLength: 64,
+    description: `${what} as an ISO 8601 date-time with an offset (any offset; encode "+" as %2B). The bucket grid is UTC.`,
+  }) as const;
 
 export const overviewQuery = object({
   bucket: { type: 'string', enum: [...BUCKETS], default: 'day', description: 'UTC day, ISO week (from Monday 00:00 UTC) or calendar month (UTC)' },
   start: instant('Inclusive start of the range; defaults to 30 days before `end`'),
   end: instant('Exclusive end of the range; defaults to now'),
 });
+export type OverviewQuery = QueryOf<typeof overviewQuery>;
 
 const count = { type: 'integer', minimum: 0 };
 const bucketDate = { type: 'string', format: 'date', description: "The bucket's UTC start date (the first and last buckets are clipped to the range)" };

@@ -3,16 +3,15 @@
  * (`{type, config}`); each trigger's config, the duplicate rules and the rules that span
  * fields live in `domain/automations/rules.ts`, so every 400 names the rule it breaks.
  */
-import type { JsonSchema } from '../http/route';
-import { dateTime, nullableUuid, object, uuid } from './common';
+import { type BodyOf, dateTime, type JsonSchema, nullableUuid, object, pageEnvelope, pageQuery, type QueryOf, uuid } from './common';
 
 export const TRIGGER_TYPES = ['cron', 'github', 'gitlab', 'slack', 'sentry', 'custom'] as const;
 export const LIFECYCLE_POLICIES = ['default', 'archive_when_done', 'sleep_when_done', 'delete_after_inactivity'] as const;
 export const WORKSPACE_SIZES = ['small', 'large'] as const;
-const AGENTS = ['agent_1', 'agent_2', 'agent_3', 'agent_4', 'agent_5'];
-const THINKING = ['low', 'medium', 'high', 'xhigh', 'max', 'ultra', 'ultracode'];
+const AGENTS = ['agent_1', 'agent_2', 'agent_3', 'agent_4', 'agent_5'] as const;
+const THINKING = ['low', 'medium', 'high', 'xhigh', 'max', 'ultra', 'ultracode'] as const;
 
-const triggerSchema: JsonSchema = object(
+const triggerSchema = object(
   {
     type: { enum: [...TRIGGER_TYPES] },
     config: { type: 'object' },
@@ -20,18 +19,19 @@ const triggerSchema: JsonSchema = object(
   ['type'],
 );
 
-const flags = (names: string[]): JsonSchema => ({
-  type: ['object', 'null'],
-  additionalProperties: false,
-  properties: Object.fromEntries(names.map((n) => [n, { type: 'boolean' }])),
-});
+const flags = <const N extends readonly string[]>(names: N) =>
+  ({
+    type: ['object', 'null'],
+    additionalProperties: false,
+    properties: Object.fromEntries(names.map((n) => [n, { type: 'boolean' }])) as { [K in N[number]]: { type: 'boolean' } },
+  }) as const;
 
-const configBody: JsonSchema = object({
+const configBody = object({
   capabilities: flags(['pr_followups', 'read_only_contents']),
   preferences: flags(['keep_open_on_pr_merge', 'keep_open_on_pr_close']),
 });
 
-const editable: Record<string, JsonSchema> = {
+const editable = {
   name: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' },
   description: { type: ['string', 'null'], maxLength: 2000 },
   triggers: { type: 'array', minItems: 1, maxItems: 20, items: triggerSchema },
@@ -50,21 +50,23 @@ const editable: Record<string, JsonSchema> = {
   plan_mode: { type: 'boolean' },
   goal_mode: { type: ['boolean', 'null'] },
   fast_mode: { type: ['boolean', 'null'] },
-};
+} as const;
 
-export const createAutomationBody: JsonSchema = object(
+export const createAutomationBody = object(
   { ...editable, scope: { enum: ['org', 'user'] } },
   ['name', 'prompt', 'environment_id', 'triggers'],
 );
 
-export const updateAutomationBody: JsonSchema = { ...object(editable), minProperties: 1 };
+export const updateAutomationBody = { ...object(editable), minProperties: 1 } as const;
 
-export const listAutomationsQuery = {
+export const automationIdParams = object({ id: uuid }, ['id']);
+
+export const listAutomationsQuery = pageQuery(20, {
   enabled: { type: 'boolean' },
   search: { type: 'string', maxLength: 200 },
   trigger_type: { enum: ['all', ...TRIGGER_TYPES], default: 'all' },
   scope: { enum: ['org', 'user', 'all'], default: 'org' },
-};
+});
 
 const nullableString: JsonSchema = { type: ['string', 'null'] };
 const nullableInt: JsonSchema = { type: ['integer', 'null'] };
@@ -122,8 +124,9 @@ export const automationSchema: JsonSchema = {
 };
 
 export const automationEnvelope = object({ automation: automationSchema }, ['automation']);
+export const automationPage = pageEnvelope('automations', automationSchema);
 
-export const triggerAutomationBody: JsonSchema = object({
+export const triggerAutomationBody = object({
   payload: { type: 'object', description: 'Embedded in the prompt under `## Trigger Payload`' },
   pr: {
     ...object({ repository_id: uuid, number: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } }, ['repository_id', 'number']),
@@ -152,3 +155,11 @@ export const executionSchema: JsonSchema = {
     completed_at: { type: ['string', 'null'], format: 'date-time' },
   },
 };
+
+export const listExecutionsQuery = pageQuery(20);
+export const executionPage = pageEnvelope('executions', executionSchema);
+
+export type CreateAutomationInput = BodyOf<typeof createAutomationBody>;
+export type UpdateAutomationInput = BodyOf<typeof updateAutomationBody>;
+export type TriggerAutomationInput = BodyOf<typeof triggerAutomationBody>;
+export type ListAutomationsQuery = QueryOf<typeof listAutomationsQuery>;

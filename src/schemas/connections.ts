@@ -1,9 +1,8 @@
 /** Connections: an organization's Slack, Linear and Sentry apps and GitLab hooks, and members' linked identities. */
-import type { JsonSchema } from '../http/route';
-import { dateTime, nullableUuid, object, uuid } from './common';
+import { type BodyOf, dateTime, nullableUuid, object, uuid } from './common';
 
-const text = (max: number): JsonSchema => ({ type: 'string', minLength: 1, maxLength: max, pattern: '\\S' });
-const secret: JsonSchema = { type: 'string', minLength: 1, maxLength: 4096 };
+const text = (max: number) => ({ type: 'string', minLength: 1, maxLength: max, pattern: '\\S' }) as const;
+const secret = { type: 'string', minLength: 1, maxLength: 4096 } as const;
 
 export const CONNECTION_PROVIDERS = ['slack', 'linear', 'sentry', 'gitlab'] as const;
 export const IDENTITY_PROVIDERS = ['slack', 'linear', 'github', 'gitlab'] as const;
@@ -50,7 +49,7 @@ export const createConnectionBody = object(
   { provider: { type: 'string', enum: [...CONNECTION_PROVIDERS] }, external_id: text(200), name: text(200), secrets: secretsSchema, settings: settingsSchema },
   ['provider', 'external_id', 'name', 'secrets'],
 );
-export const patchConnectionBody = { ...object({ name: text(200), secrets: secretsSchema, settings: settingsSchema }), minProperties: 1 };
+export const patchConnectionBody = { ...object({ name: text(200), secrets: secretsSchema, settings: settingsSchema }), minProperties: 1 } as const;
 export const connectionResponse = object({ connection: connectionSchema }, ['connection']);
 export const connectionListResponse = object({ connections: { type: 'array', items: connectionSchema } }, ['connections']);
 
@@ -74,3 +73,7 @@ export const linkIdentityBody = object(
 );
 export const identityResponse = object({ connection: identitySchema }, ['connection']);
 export const identityListResponse = object({ connections: { type: 'array', items: identitySchema } }, ['connections']);
+
+export type CreateConnectionInput = BodyOf<typeof createConnectionBody>;
+export type PatchConnectionInput = BodyOf<typeof patchConnectionBody>;
+export type LinkIdentityInput = BodyOf<typeof linkIdentityBody>;

@@ -1,26 +1,20 @@
 import { AGENT_IDS } from '../agents/catalog';
-import type { JsonSchema } from '../http/route';
 import { SECRET_MAX_BYTES } from '../domain/credentialSecrets';
-import { dateTime, object, uuid } from './common';
+import { type BodyOf, dateTime, type JsonSchema, object, uuid } from './common';
 
-export const agentId: JsonSchema = { enum: [...AGENT_IDS] };
+export const agentId = { enum: [...AGENT_IDS] } as const;
 export const agentParams = object({ agent: agentId }, ['agent']);
 
-const nullableDateTime: JsonSchema = { type: ['string', 'null'], format: 'date-time' };
-const secret = (description: string, nullable = false): JsonSchema => ({
-  type: nullable ? ['string', 'null'] : 'string',
-  minLength: 1,
-  maxLength: SECRET_MAX_BYTES,
-  description,
-  writeOnly: true,
-  'x-secret': true,
-});
+const nullableDateTime = { type: ['string', 'null'], format: 'date-time' } as const;
+const secretFields = (description: string) => ({ minLength: 1, maxLength: SECRET_MAX_BYTES, description, writeOnly: true, 'x-secret': true }) as const;
+const secret = (description: string) => ({ type: 'string', ...secretFields(description) }) as const;
+const nullableSecret = (description: string) => ({ type: ['string', 'null'], ...secretFields(description) }) as const;
 
 export const setCredentialBody = object(
   {
     kind: { enum: ['api_key', 'oauth_token'], description: 'agent_3 and agent_5 take api_key only' },
     secret: secret(`The API key or OAuth access token; at most ${SECRET_MAX_BYTES} bytes, no control characters`),
-    refresh_token: secret('OAuth refresh token (oauth_token only)', true),
+    refresh_token: nullableSecret('OAuth refresh token (oauth_token only)'),
     expires_at: { ...nullableDateTime, description: 'When the OAuth access token expires (oauth_token only)' },
   },
   ['kind', 'secret'],
@@ -80,3 +74,6 @@ export const legacyCredentialSchema: JsonSchema = {
 };
 
 export const legacyCreatedSchema = object({ success: { const: true }, credentialId: uuid }, ['success', 'credentialId']);
+
+export type CredentialInput = BodyOf<typeof setCredentialBody>;
+export type LegacyCredentialInput = BodyOf<typeof legacyCredentialBody>;

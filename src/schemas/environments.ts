@@ -1,13 +1,12 @@
-import type { JsonSchema } from '../http/route';
-import { dateTime, nullableUuid, object, uuid } from './common';
+import { type BodyOf, dateTime, type JsonSchema, nullableUuid, object, pageEnvelope, pageQuery, type QueryOf, uuid } from './common';
 
 /** A path segment naming an environment: its UUID or the literal `global`. */
-export const environmentIdParam: JsonSchema = {
+export const environmentIdParam = {
   anyOf: [{ type: 'string', format: 'uuid' }, { const: 'global' }],
-};
+} as const;
 
-const name: JsonSchema = { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S' };
-const longText = (max: number): JsonSchema => ({ type: ['string', 'null'], maxLength: max });
+const name = { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S' } as const;
+const longText = (max: number) => ({ type: ['string', 'null'], maxLength: max }) as const;
 
 export const environmentSchema: JsonSchema = {
   type: 'object',
@@ -41,13 +40,21 @@ const editable = {
   system_prompt: longText(100_000),
   personal_preferences: longText(100_000),
   mobile_testing_enabled: { type: 'boolean' },
-};
+} as const;
 
 export const createEnvironmentBody = object(
   { ...editable, scope: { enum: ['org', 'user'] }, source_environment_id: nullableUuid },
   ['name'],
 );
 
-export const updateEnvironmentBody: JsonSchema = { ...object(editable), minProperties: 1 };
+export const updateEnvironmentBody = { ...object(editable), minProperties: 1 } as const;
 
 export const environmentEnvelope = object({ environment: environmentSchema }, ['environment']);
+export const environmentPage = pageEnvelope('environments', environmentSchema);
+
+export const environmentIdParams = object({ id: environmentIdParam }, ['id']);
+export const listEnvironmentsQuery = pageQuery(20, { scope: { enum: ['org', 'user', 'all'], default: 'org' } });
+
+export type CreateEnvironmentInput = BodyOf<typeof createEnvironmentBody>;
+export type UpdateEnvironmentInput = BodyOf<typeof updateEnvironmentBody>;
+export type ListEnvironmentsQuery = QueryOf<typeof listEnvironmentsQuery>;

@@ -2,10 +2,9 @@
  * Canvas (the original's shapes, camelCase: interop §12) and media (Hangar's own operations
  * under the replica path, snake_case like the rest of `/v1/replica`).
  */
-import type { JsonSchema } from '../http/route';
-import { dateTime, object, uuid } from './common';
+import { type BodyOf, dateTime, type JsonSchema, object, pageEnvelope, pageQuery, type QueryOf, uuid } from './common';
 
-const canvasKind: JsonSchema = { enum: ['markdown', 'html', 'image', 'video', 'audio', 'other'] };
+const canvasKind = { enum: ['markdown', 'html', 'image', 'video', 'audio', 'other'] } as const;
 
 export const canvasItemParams = object({ id: uuid, filename: { type: 'string', minLength: 1, maxLength: 255 } }, ['id', 'filename']);
 
@@ -27,7 +26,7 @@ export const canvasItemAnswer: JsonSchema = object(
   ['filename', 'kind', 'sizeBytes', 'mimeType'],
 );
 
-export const mediaKind: JsonSchema = { enum: ['image', 'video', 'audio', 'other'] };
+export const mediaKind = { enum: ['image', 'video', 'audio', 'other'] } as const;
 
 export const mediaSchema: JsonSchema = object(
   {
@@ -42,7 +41,13 @@ export const mediaSchema: JsonSchema = object(
   ['id', 'replica_id', 'filename', 'kind', 'mime_type', 'size_bytes', 'created_at'],
 );
 
+export const mediaEnvelope = object({ media: mediaSchema }, ['media']);
+export const mediaPage = pageEnvelope('media', mediaSchema);
+
+/** The workspace (replica) a canvas or media operation is about. */
+export const replicaIdParams = object({ id: uuid }, ['id']);
 export const mediaParams = object({ id: uuid, mediaId: uuid }, ['id', 'mediaId']);
+export const listMediaQuery = pageQuery(50);
 
 export const uploadQuery = object({
   filename: { type: 'string', minLength: 1, maxLength: 1000, description: 'The file name (or header X-Filename); sanitised' },
@@ -59,7 +64,7 @@ export const uploadAnswer: JsonSchema = object(
   ['media', 'embed_url', 'embed_expires_at', 'markdown'],
 );
 
-export const linkBody: JsonSchema = object({
+export const linkBody = object({
   disposition: { enum: ['attachment', 'inline'], default: 'attachment' },
   expires_in_seconds: { type: 'integer', minimum: 10, description: 'Default 900; at most the configured maximum' },
 });
@@ -67,3 +72,6 @@ export const linkBody: JsonSchema = object({
 export const linkAnswer: JsonSchema = object({ url: { type: 'string' }, expires_at: dateTime }, ['url', 'expires_at']);
 
 export const contentQuery = object({ token: { type: 'string', minLength: 1, maxLength: 4096 } }, ['token']);
+
+export type UploadQuery = QueryOf<typeof uploadQuery>;
+export type MediaLinkInput = BodyOf<typeof linkBody>;

@@ -1,10 +1,9 @@
 /** The model catalog (seed endpoint 1) and enabled models. */
-import type { JsonSchema } from '../http/route';
-import { object, pageQuery } from './common';
+import { type BodyOf, type JsonSchema, object, pageQuery, type QueryOf } from './common';
 
-const source: JsonSchema = { enum: ['source_a', 'source_b'] };
+const source = { enum: ['source_a', 'source_b'] } as const;
 
-export const catalogQuery: JsonSchema = pageQuery(20, {
+export const catalogQuery = pageQuery(20, {
   query: { type: 'string', maxLength: 1000, description: 'Case-insensitive substring of id, displayName or description' },
   source: { ...source, default: 'source_a' },
 });
@@ -38,10 +37,13 @@ export const enabledModelsSchema: JsonSchema = {
   },
 };
 
-export const setEnabledModelsBody: JsonSchema = object(
+export const setEnabledModelsBody = object(
   {
     source,
     model_ids: { type: 'array', maxItems: 500, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 200 } },
   },
   ['source', 'model_ids'],
 );
+
+export type CatalogQuery = QueryOf<typeof catalogQuery>;
+export type SetEnabledModelsInput = BodyOf<typeof setEnabledModelsBody>;

@@ -1,9 +1,8 @@
-import { AGENT_IDS } from '../agents/catalog';
-import type { JsonSchema } from '../http/route';
+import { AGENT_IDS, type AgentId } from '../agents/catalog';
 import { agentId } from './credentials';
-import { dateTime, nullableUuid, object } from './common';
+import { type BodyOf, dateTime, nullableUuid, object } from './common';
 
-const modelId: JsonSchema = { type: ['string', 'null'], minLength: 1, maxLength: 200, pattern: '^\\S+$' };
+const modelId = { type: ['string', 'null'], minLength: 1, maxLength: 200, pattern: '^\\S+$' } as const;
 
 export const settingsSchema = object(
   {
@@ -22,11 +21,11 @@ export const settingsSchema = object(
 
 export const settingsEnvelope = object({ settings: settingsSchema }, ['settings']);
 
-export const updateSettingsBody: JsonSchema = {
+export const updateSettingsBody = {
   ...object({
     default_coding_agent: { ...agentId, description: 'agent_1 unless set' },
     default_models: {
-      ...object(Object.fromEntries(AGENT_IDS.map((a) => [a, modelId]))),
+      ...object(Object.fromEntries(AGENT_IDS.map((a) => [a, modelId])) as Record<AgentId, typeof modelId>),
       description: 'Merged: agents left out keep their default; null clears one. The agent must accept the model.',
     },
     default_environment_id: { ...nullableUuid, description: 'A team environment of the organization, or null' },
@@ -41,4 +40,6 @@ export const updateSettingsBody: JsonSchema = {
     ci_failure_response: { type: 'boolean', description: "Send a failed check run or pipeline on a workspace's own pull/merge request to its agent (default true)" },
   }),
   minProperties: 1,
-};
+} as const;
+
+export type UpdateSettingsInput = BodyOf<typeof updateSettingsBody>;

@@ -1,14 +1,13 @@
 /** Plugin installs (`/v1/plugins`, `/v1/user/plugins`), the native catalog and a workspace's plugins. */
-import type { JsonSchema } from '../http/route';
 import { SECRET_MAX_BYTES } from '../domain/credentialSecrets';
 import { INTEGRATIONS, PLUGIN_KINDS, PLUGIN_SLUG_PATTERN } from '../domain/plugins';
-import { dateTime, nullableUuid, object, uuid } from './common';
+import { type BodyOf, dateTime, type JsonSchema, nullableUuid, object, uuid } from './common';
 import { remoteConfigSchema, stdioConfigSchema } from './environmentResources';
 
-const headerName: JsonSchema = { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", maxLength: 256 };
-const kind: JsonSchema = { enum: [...PLUGIN_KINDS], description: '`native`: served by Hangar (see the catalog); `http`: an MCP server over streamable HTTP; `stdio`: a command run inside the workspace' };
-const provides: JsonSchema = { enum: [...INTEGRATIONS, null], description: 'The integration this plugin gives the workspace (reported in the replica\'s environment block); native plugins have their own' };
-const scope: JsonSchema = { enum: ['org', 'user'] };
+const headerName = { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", maxLength: 256 } as const;
+const kind = { enum: [...PLUGIN_KINDS], description: '`native`: served by Hangar (see the catalog); `http`: an MCP server over streamable HTTP; `stdio`: a command run inside the workspace' } as const;
+const provides = { enum: [...INTEGRATIONS, null], description: 'The integration this plugin gives the workspace (reported in the replica\'s environment block); native plugins have their own' } as const;
+const scope = { enum: ['org', 'user'] } as const;
 
 export const pluginIdParams = object({ id: uuid }, ['id']);
 export const workspacePluginParams = object({ workspaceId: uuid, installId: uuid }, ['workspaceId', 'installId']);
@@ -24,12 +23,12 @@ export const pluginSecretBody = object(
 );
 
 /** The config must fit the kind named beside it. */
-const configByKind: JsonSchema[] = [
+const configByKind = [
   { if: { type: 'object', required: ['kind'], properties: { kind: { const: 'stdio' } } }, then: { type: 'object', properties: { config: stdioConfigSchema } } },
   { if: { type: 'object', required: ['kind'], properties: { kind: { const: 'http' } } }, then: { type: 'object', properties: { config: remoteConfigSchema } } },
-];
+] as const;
 
-export const installPluginBody: JsonSchema = {
+export const installPluginBody = {
   ...object(
     {
       slug: { type: 'string', pattern: PLUGIN_SLUG_PATTERN, description: 'Names the plugin in its scope; a member\'s install of a slug replaces the organization\'s in their workspaces. A native plugin\'s slug is its catalog slug' },
@@ -43,7 +42,7 @@ export const installPluginBody: JsonSchema = {
     ['slug', 'kind'],
   ),
   allOf: configByKind,
-};
+} as const;
 
 export const updatePluginBody = object({
   name: { type: 'string', minLength: 1, maxLength: 100 },
@@ -116,3 +115,7 @@ export const workspacePluginSchema = object(
 );
 
 export const workspacePluginsSchema = object({ plugins: { type: 'array', items: workspacePluginSchema } }, ['plugins']);
+
+export type PluginSecretInput = BodyOf<typeof pluginSecretBody>;
+export type InstallPluginInput = BodyOf<typeof installPluginBody>;
+export type UpdatePluginInput = BodyOf<typeof updatePluginBody>;

@@ -1,15 +1,14 @@
 /** Presence (docs/decisions/clients.md, "Presence"): heartbeats, the organization's members online, and the events streams' presence news. */
-import type { JsonSchema } from '../http/route';
-import { dateTime, object, uuid } from './common';
+import { type BodyOf, dateTime, type JsonSchema, object, type QueryOf, uuid } from './common';
 
-const locationType: JsonSchema = { type: 'string', enum: ['environment', 'workspace'] };
+const locationType = { type: 'string', enum: ['environment', 'workspace'] } as const;
 
-export const presenceLocation: JsonSchema = object(
+export const presenceLocation = object(
   { type: { ...locationType, description: 'An environment, or a workspace (replica) id' }, id: uuid },
   ['type', 'id'],
 );
 
-export const heartbeatBody: JsonSchema = object(
+export const heartbeatBody = object(
   {
     location: { ...presenceLocation, description: 'Where the member is: an environment or a workspace of the organization they may see' },
     typing: { type: 'boolean', description: 'Whether the member is typing there; default false' },
@@ -37,3 +36,6 @@ export const presenceQuery = object({
   location_type: { ...locationType, description: 'With location_id: only the members at this location' },
   location_id: { ...uuid, description: 'With location_type' },
 });
+
+export type HeartbeatInput = BodyOf<typeof heartbeatBody>;
+export type PresenceFilter = QueryOf<typeof presenceQuery>;

@@ -1,9 +1,8 @@
 /** Preview URLs (interop §6 and docs/decisions/previews.md "Previews"). */
-import type { JsonSchema } from '../http/route';
 import { LINK_MAX_SECONDS } from '../domain/previews';
-import { dateTime, object, uuid } from './common';
+import { type BodyOf, dateTime, type JsonSchema, object, uuid } from './common';
 
-export const port: JsonSchema = { type: 'integer', minimum: 1, maximum: 65535, description: 'A port of the workspace (1–65535)' };
+export const port = { type: 'integer', minimum: 1, maximum: 65535, description: 'A port of the workspace (1–65535)' } as const;
 
 export const workspaceParams = object({ workspaceId: uuid }, ['workspaceId']);
 export const workspacePortParams = object({ workspaceId: uuid, port }, ['workspaceId', 'port']);
@@ -42,3 +41,10 @@ export const previewLinkSchema: JsonSchema = object(
   },
   ['id', 'url', 'expires_at'],
 );
+
+export const previewListAnswer = object({ previews: { type: 'array', items: previewSchema } }, ['previews']);
+export const previewEnvelope = object({ preview: previewSchema }, ['preview']);
+export const previewLinkEnvelope = object({ link: previewLinkSchema }, ['link']);
+
+export type CreatePreviewInput = BodyOf<typeof createPreviewBody>;
+export type CreatePreviewLinkInput = BodyOf<typeof createLinkBody>;

@@ -4,8 +4,7 @@
  * and hook log entries camelCase (interop §1.5).
  */
 import { AGENT_IDS } from '../agents/catalog';
-import type { JsonSchema } from '../http/route';
-import { dateTime, nullableUuid, object, uuid } from './common';
+import { type BodyOf, dateTime, type JsonSchema, nullableUuid, object, type QueryOf, uuid } from './common';
 
 export const HISTORY_DEFAULT_LIMIT = 50;
 export const HISTORY_MAX_LIMIT = 500;
@@ -14,6 +13,9 @@ export const replicaParams = object({ id: uuid }, ['id']);
 export const workspaceParams = object({ workspaceId: uuid }, ['workspaceId']);
 export const chatParams = object({ id: uuid, chatId: uuid }, ['id', 'chatId']);
 export const queuedMessageParams = object({ id: uuid, chatId: uuid, messageId: uuid }, ['id', 'chatId', 'messageId']);
+/** The queue's paths under the workspace spelling (interop §4.10). */
+export const workspaceChatParams = object({ workspaceId: uuid, chatId: uuid }, ['workspaceId', 'chatId']);
+export const workspaceQueuedMessageParams = object({ workspaceId: uuid, chatId: uuid, messageId: uuid }, ['workspaceId', 'chatId', 'messageId']);
 
 /** A `replica_events` id: what the stream sends as `id:` and takes back as Last-Event-ID. */
 export const EVENT_ID_PATTERN = /^\d{1,18}$/;
@@ -65,6 +67,8 @@ export const workspaceChatSchema: JsonSchema = {
     lastMessageText: { type: 'string' },
   },
 };
+
+export const workspaceChatEnvelope = object({ chat: workspaceChatSchema }, ['chat']);
 
 export const chatListSchema: JsonSchema = {
   type: 'object',
@@ -155,3 +159,7 @@ export const slashCommandsSchema: JsonSchema = {
     },
   },
 };
+
+export type CreateChatInput = BodyOf<typeof createChatBody>;
+export type ReorderQueueInput = BodyOf<typeof reorderBody>;
+export type HistoryQuery = QueryOf<typeof historyQuery>;

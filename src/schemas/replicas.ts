@@ -1,10 +1,9 @@
 import { AGENT_IDS, THINKING_LEVELS } from '../agents/catalog';
-import type { JsonSchema } from '../http/route';
-import { dateTime, object, pageParam, uuid } from './common';
+import { type BodyOf, dateTime, type JsonSchema, object, pageParam, type QueryOf, uuid } from './common';
 
-const agent = { enum: [...AGENT_IDS] };
-const thinking = { enum: [...THINKING_LEVELS] };
-const image: JsonSchema = {
+const agent = { enum: [...AGENT_IDS] } as const;
+const thinking = { enum: [...THINKING_LEVELS] } as const;
+const image = {
   type: 'object',
   required: ['type', 'source'],
   properties: {
@@ -17,8 +16,8 @@ const image: JsonSchema = {
     },
   },
   additionalProperties: false,
-};
-const message = { type: 'string', minLength: 1, maxLength: 100_000 };
+} as const;
+const message = { type: 'string', minLength: 1, maxLength: 100_000 } as const;
 
 export const createReplicaBody = object(
   {
@@ -80,7 +79,7 @@ const workspaceMessageFields = {
   goalMode: { type: 'boolean' },
   fastMode: { type: 'boolean' },
   thinkingLevel: thinking,
-};
+} as const;
 export const workspaceMessageBody = object(workspaceMessageFields, ['message']);
 export const deferredMessageBody = object({ ...workspaceMessageFields, provider: agent, chatId: uuid, generateName: { type: 'boolean' } }, ['message', 'provider']);
 export const workspaceMessageAnswer = object({ messageId: uuid, queued: { type: 'boolean' }, position: { type: 'integer' } }, ['messageId', 'queued', 'position']);
@@ -101,6 +100,27 @@ export const replicaListItemSchema: JsonSchema = {
   },
 };
 
+export const replicaIdParams = object({ id: uuid }, ['id']);
+export const workspaceIdParams = object({ workspaceId: uuid }, ['workspaceId']);
+export const workspaceChatParams = object({ workspaceId: uuid, chatId: uuid }, ['workspaceId', 'chatId']);
+/** The deferred message's path: the same shape as `workspaceIdParams`, declared on its own. */
+export const deferredMessageParams = object({ workspaceId: uuid }, ['workspaceId']);
+
+export const createReplicaAnswer = object({ replica: replicaListItemSchema }, ['replica']);
+
+export const replicaPage: JsonSchema = {
+  type: 'object',
+  required: ['replicas', 'total', 'page', 'limit', 'total_pages'],
+  properties: { replicas: { type: 'array', items: replicaListItemSchema }, total: { type: 'integer' }, page: { type: 'integer' }, limit: { type: 'integer' }, total_pages: { type: 'integer' } },
+};
+
+export const getReplicaQuery = object({ include: { type: 'string', pattern: '^(environment|diffs)(,(environment|diffs))*$' } });
+export const replicaDetailsAnswer = object({ replica: { type: 'object' } }, ['replica']);
+
+export const wakeAnswer = object({ success: { const: true }, waking: { type: 'boolean' } });
+
+export const sendMessageAnswer = object({ status: { enum: ['sent', 'queued', 'waking'] }, message_id: uuid, position: { type: ['integer', 'null'] }, chat_id: uuid });
+
 export const listReplicasQuery = object({
   page: pageParam,
   limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
@@ -108,3 +128,15 @@ export const listReplicasQuery = object({
   source: { enum: ['api', 'dashboard', 'automation', 'github', 'gitlab', 'slack', 'linear'] },
   status: { enum: ['preparing', 'active', 'sleeping', 'archived', 'error'] },
 });
+
+/** `POST /v1/replica`. */
+export type CreateReplicaInput = BodyOf<typeof createReplicaBody>;
+/** `POST /v1/replica/{id}/messages`. */
+export type SendMessageInput = BodyOf<typeof sendMessageBody>;
+/** `POST /v1/workspaces/{workspaceId}/chats/{chatId}/messages` (`submittedAt` is accepted and not used). */
+export type WorkspaceMessageInput = BodyOf<typeof workspaceMessageBody>;
+/** `POST /v1/workspaces/{workspaceId}/messages/deferred`. */
+export type DeferredMessageInput = BodyOf<typeof deferredMessageBody>;
+/** A message's images, as the bodies take them (inline base64 or a URL). */
+export type MessageImage = NonNullable<SendMessageInput['images']>[number];
+export type ListReplicasQuery = QueryOf<typeof listReplicasQuery>;

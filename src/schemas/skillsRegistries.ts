@@ -1,6 +1,5 @@
 /** Skills registries (interop §2.8): the original's EnvironmentSkillsRegistry shapes. */
-import type { JsonSchema } from '../http/route';
-import { dateTime, object, uuid } from './common';
+import { type BodyOf, dateTime, type JsonSchema, object, uuid } from './common';
 import { environmentIdParam } from './environments';
 import { repoSkillSchema } from './environmentResources';
 
@@ -32,3 +31,5 @@ export const registryListSchema = object(
 );
 
 export const createRegistryResponse = object({ registry: registrySchema, ...discovery }, ['registry', 'repo_skills', 'error']);
+
+export type CreateRegistryInput = BodyOf<typeof createRegistryBody>;

@@ -1,10 +1,9 @@
 /** Slack: the Events API receiver's answers and thread attachment (interop §9, docs/decisions/receivers.md "Slack"). */
-import type { JsonSchema } from '../http/route';
-import { dateTime, nullableUuid, object, uuid } from './common';
+import { type BodyOf, dateTime, type JsonSchema, nullableUuid, object, uuid } from './common';
 
 /** Public and private channels, group and direct conversations: C…, G…, D…. */
-export const slackChannelId: JsonSchema = { type: 'string', pattern: '^[CGD][A-Z0-9]{2,39}$', description: 'A Slack conversation id (C…, G…, D…)' };
-export const slackTs: JsonSchema = { type: 'string', pattern: '^[0-9]{1,12}\\.[0-9]{1,8}$', description: 'A Slack message timestamp, e.g. 1700000000.000100' };
+export const slackChannelId = { type: 'string', pattern: '^[CGD][A-Z0-9]{2,39}$', description: 'A Slack conversation id (C…, G…, D…)' } as const;
+export const slackTs = { type: 'string', pattern: '^[0-9]{1,12}\\.[0-9]{1,8}$', description: 'A Slack message timestamp, e.g. 1700000000.000100' } as const;
 
 export const attachThreadBody = object(
   {
@@ -62,3 +61,5 @@ export const slackEventAnswer: JsonSchema = {
     ignored: { type: 'string', description: 'Why the delivery does nothing' },
   },
 };
+
+export type AttachThreadInput = BodyOf<typeof attachThreadBody>;

@@ -1,11 +1,10 @@
 /** Terminal sessions (interop §5): camelCase bodies, bounds from ARCHITECTURE.md "Terminal input". */
-import type { JsonSchema } from '../http/route';
 import { TERMINAL_LIMITS } from '../terminals/types';
-import { dateTime, object, uuid } from './common';
+import { type BodyOf, dateTime, type JsonSchema, object, uuid } from './common';
 
-const cols: JsonSchema = { type: 'integer', minimum: TERMINAL_LIMITS.minCols, maximum: TERMINAL_LIMITS.maxCols };
-const rows: JsonSchema = { type: 'integer', minimum: TERMINAL_LIMITS.minRows, maximum: TERMINAL_LIMITS.maxRows };
-const counter: JsonSchema = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
+const cols = { type: 'integer', minimum: TERMINAL_LIMITS.minCols, maximum: TERMINAL_LIMITS.maxCols } as const;
+const rows = { type: 'integer', minimum: TERMINAL_LIMITS.minRows, maximum: TERMINAL_LIMITS.maxRows } as const;
+const counter = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } as const;
 
 export const workspaceParams = object({ workspaceId: uuid }, ['workspaceId']);
 export const sessionParams = object({ workspaceId: uuid, sessionId: uuid }, ['workspaceId', 'sessionId']);
@@ -32,3 +31,9 @@ export const terminalSessionSchema: JsonSchema = {
     exitCode: { type: 'integer', description: 'Present once the shell has exited with a known status' },
   },
 };
+
+export const terminalSessionList = object({ sessions: { type: 'array', items: terminalSessionSchema } }, ['sessions']);
+export const terminalSessionEnvelope = object({ session: terminalSessionSchema }, ['session']);
+
+export type TerminalSize = BodyOf<typeof terminalSizeBody>;
+export type TerminalInput = BodyOf<typeof terminalInputBody>;

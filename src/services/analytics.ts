@@ -4,16 +4,14 @@
  */
 import type { Repositories } from '../db';
 import type { BucketCount, PullRequestAction } from '../db/analyticsRepository';
-import { bucketGrid, gridEdges, resolveRange, type BucketSize } from '../domain/analytics';
+import { bucketGrid, gridEdges, resolveRange } from '../domain/analytics';
 import type { Actor } from '../domain/actor';
 import { forbidden } from '../domain/errors';
 import { normaliseRepositoryUrl, type CodeHostingEvent, type CodeHostingProvider } from '../integrations/codeHosting/events';
+import type { OverviewQuery } from '../schemas/analytics';
 
-export interface OverviewQuery {
-  bucket?: BucketSize;
-  start?: string;
-  end?: string;
-}
+/** The query's own type, derived from its schema (src/schemas/analytics.ts): the bucket is always there (its default is filled in). */
+export type { OverviewQuery };
 
 const PULL_REQUEST_ACTIONS: Partial<Record<CodeHostingEvent['event'], PullRequestAction>> = {
   'pull_request.opened': 'opened',

@@ -12,15 +12,12 @@ import { invalid, forbidden, notFound } from '../domain/errors';
 import { maskedSecret, secretProblem, secretTail } from '../domain/credentialSecrets';
 import type { Actor } from '../domain/actor';
 import { createCredentialResolver, credentialFields, type CredentialScope, type OAuthTokenRefresher } from '../agents/credentials';
+import type { CredentialInput } from '../schemas/credentials';
 
 export type { CredentialScope, OAuthTokenRefresher, ResolvedCredential } from '../agents/credentials';
 
-export interface CredentialInput {
-  kind: CredentialKind;
-  secret: string;
-  refresh_token?: string | null;
-  expires_at?: string | null;
-}
+/** What a credential is set with: the body's own type, derived from its schema (src/schemas/credentials.ts). */
+export type { CredentialInput };
 
 /** What a GET shows of one stored credential: never the secret, at most its last four characters. */
 export interface CredentialView {

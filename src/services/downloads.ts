@@ -9,10 +9,11 @@ import { notFound, unavailable } from '../domain/errors';
 import type { Logger } from '../logger';
 import { newestRelease, releaseName, updateFor, type Release, type ReleaseManifest } from '../releases/manifest';
 import type { ReleaseFile, ReleaseStore } from '../releases/store';
+import { MAC_ARCHES } from '../schemas/downloads';
 
 export const DOWNLOAD_PURPOSE = 'download';
 export const DOWNLOAD_LINK_TTL_MS = 10 * 60_000;
-export const MAC_ARCHES = ['arm64', 'x64'] as const;
+export { MAC_ARCHES };
 
 export interface DownloadLink {
   token: string;

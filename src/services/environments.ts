@@ -11,24 +11,14 @@ import { invalid, conflict, forbidden, isDomainError, notFound, type DomainError
 import { isUniqueViolation } from '../db/errors';
 import type { Actor } from '../domain/actor';
 import { accessEnvironment, GLOBAL_ALIAS } from '../core/environments/access';
+import type { CreateEnvironmentInput, UpdateEnvironmentInput } from '../schemas/environments';
 
 export { GLOBAL_ALIAS };
 
 export type Scope = 'org' | 'user' | 'all';
 
-export interface CreateEnvironmentInput {
-  name: string;
-  description?: string | null;
-  scope?: 'org' | 'user';
-  repository_id?: string | null;
-  repository_set_id?: string | null;
-  system_prompt?: string | null;
-  personal_preferences?: string | null;
-  source_environment_id?: string | null;
-  mobile_testing_enabled?: boolean;
-}
-
-export type UpdateEnvironmentInput = Partial<Omit<CreateEnvironmentInput, 'scope' | 'source_environment_id'>>;
+/** The bodies' own types, derived from their schemas (src/schemas/environments.ts). */
+export type { CreateEnvironmentInput, UpdateEnvironmentInput };
 
 /** Checks run on delete that live outside this module (automations reference environments). */
 export type EnvironmentReferenceCheck = (environmentId: string, trx: Transaction) => Promise<string | null>;

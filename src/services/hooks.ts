@@ -14,7 +14,6 @@ import type { Actor } from '../domain/actor';
 
 export type { HookRow, WarmPoolRow, WarmPoolStats, WarmPoolWorkspaceRow };
 
-export const HOOK_MAX_CHARS = 65_536;
 export const WARM_POOL_TARGET_SIZE = 5;
 
 export const serializeHook = (row: HookRow | null) =>

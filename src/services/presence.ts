@@ -22,6 +22,7 @@ import type { EventBus } from '../events/bus';
 import { publishPresence, subscribePresence, type LivePresenceEvent } from '../events/presence';
 import type { Logger } from '../logger';
 import type { PresenceStore } from '../presence';
+import type { HeartbeatInput, PresenceFilter } from '../schemas/presence';
 
 export interface PresenceServiceDeps {
   repos: Pick<Repositories, 'replicas' | 'environments' | 'identity'>;
@@ -32,15 +33,8 @@ export interface PresenceServiceDeps {
   clock?: () => number;
 }
 
-export interface HeartbeatInput {
-  location: PresenceLocation;
-  typing?: boolean;
-}
-
-export interface PresenceFilter {
-  location_type?: PresenceLocation['type'];
-  location_id?: string;
-}
+/** The body's and the query's own types, derived from their schemas (src/schemas/presence.ts). */
+export type { HeartbeatInput, PresenceFilter };
 
 /** Claims per store round trip while sweeping. */
 const SWEEP_BATCH = 100;

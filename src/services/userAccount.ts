@@ -7,12 +7,11 @@ import type { Repositories } from '../db';
 import type { ApiKeyOwner, ApiKeySummary, UserRow } from '../db/identityRepository';
 import { forbidden, notFound } from '../domain/errors';
 import type { Actor } from '../domain/actor';
+import type { UpdateProfileInput } from '../schemas/account';
 import type { IdentityService } from './identity';
 
-export interface UpdateProfileInput {
-  displayName?: string;
-  avatarUrl?: string | null;
-}
+/** The body's own type, derived from its schema (src/schemas/account.ts). */
+export type { UpdateProfileInput };
 
 export interface Paging {
   page: number;

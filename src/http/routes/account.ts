@@ -1,18 +1,17 @@
 import {
   apiKeyIdParams,
+  apiKeyListQuery,
   apiKeyPage,
   createApiKeyBody,
   createdApiKeyEnvelope,
   profileEnvelope,
   updateProfileBody,
 } from '../../schemas/account';
-import { page, pageQuery, successSchema } from '../../schemas/common';
+import { page, successSchema } from '../../schemas/common';
 import type { Actor } from '../../domain/actor';
-import type { Paging, UpdateProfileInput, UserAccountService } from '../../services/userAccount';
+import type { Paging, UserAccountService } from '../../services/userAccount';
 import type { Route } from '../route';
 import { defineRoute } from '../route';
-
-const KEY_LIST_DEFAULT_LIMIT = 10; // interop §1.2
 
 interface KeyOperations {
   create(actor: Actor, name: string): Promise<unknown>;
@@ -25,7 +24,7 @@ function apiKeyRoutes(base: string, scope: { owner: string; operation: string },
   const tag = 'API keys';
   const errors = [401, 403];
   return [
-    defineRoute<Record<string, never>, Record<string, never>, { name: string }>({
+    defineRoute({
       method: 'post',
       path: `${base}/api-keys`,
       operationId: `create${scope.operation}ApiKey`,
@@ -37,14 +36,14 @@ function apiKeyRoutes(base: string, scope: { owner: string; operation: string },
       errors: [400, ...errors],
       handler: async ({ actor, body }) => ({ api_key: await keys.create(actor, body.name) }),
     }),
-    defineRoute<Record<string, never>, Paging>({
+    defineRoute({
       method: 'get',
       path: `${base}/api-keys`,
       operationId: `list${scope.operation}ApiKeys`,
       summary: `List the unrevoked API keys of ${scope.owner}, newest first`,
       tag,
       auth: 'apiKey',
-      query: pageQuery(KEY_LIST_DEFAULT_LIMIT),
+      query: apiKeyListQuery,
       response: { status: 200, description: 'A page of keys (never their secrets)', schema: apiKeyPage },
       errors: [400, ...errors],
       handler: async ({ actor, query }) => {
@@ -52,7 +51,7 @@ function apiKeyRoutes(base: string, scope: { owner: string; operation: string },
         return page('api_keys', rows, total, query.page, query.limit);
       },
     }),
-    defineRoute<{ apiKeyId: string }>({
+    defineRoute({
       method: 'delete',
       path: `${base}/api-keys/:apiKeyId`,
       operationId: `revoke${scope.operation}ApiKey`,
@@ -84,7 +83,7 @@ export function accountRoutes(account: UserAccountService): Route[] {
       errors: [401, 403],
       handler: async ({ actor }) => ({ profile: await account.getProfile(actor) }),
     }),
-    defineRoute<Record<string, never>, Record<string, never>, UpdateProfileInput>({
+    defineRoute({
       method: 'put',
       path: '/v1/user/profile',
       operationId: 'updateProfile',

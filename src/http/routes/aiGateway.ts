@@ -6,20 +6,12 @@
 import { pipeline } from 'node:stream/promises';
 import type { Context } from 'koa';
 import type { AiGateway, GatewayAnswer } from '../../gateway';
-import { object } from '../../schemas/common';
+import { gatewayParams as params } from '../../schemas/aiGateway';
 import { defineRoute, type Route, type RouteInput } from '../route';
 import { markWorkspaceVerified } from '../verifiedWorkspace';
 
 const tag = 'AI gateway';
 const PATH = '/v1/ai-gateway/:agent/*path';
-
-const params = object(
-  {
-    agent: { type: 'string', description: '`agent_1` … `agent_5`' },
-    path: { type: 'string', description: "The provider's path, e.g. `v1/messages` (any number of segments); the query string passes too" },
-  },
-  ['agent', 'path'],
-);
 
 /** The agent segment and everything after it, exactly as the client sent them. */
 function splitUrl(url: string): { agent: string; target: string } {

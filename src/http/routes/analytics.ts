@@ -1,10 +1,10 @@
 import { overviewQuery, overviewResponse } from '../../schemas/analytics';
-import type { AnalyticsService, OverviewQuery } from '../../services/analytics';
+import type { AnalyticsService } from '../../services/analytics';
 import { defineRoute, type Route } from '../route';
 
 export function analyticsRoutes(analytics: AnalyticsService): Route[] {
   return [
-    defineRoute<Record<string, never>, OverviewQuery>({
+    defineRoute({
       method: 'get',
       path: '/v1/analytics/overview',
       operationId: 'getAnalyticsOverview',

@@ -9,7 +9,7 @@ import { refuseDeclaredOverLimit } from '../body';
 import type { ReadBodyOptions, Route, RouteInput } from '../route';
 import { defineRoute } from '../route';
 import { parseIdempotencyKey } from '../../domain/idempotency';
-import { object } from '../../schemas/common';
+import { acceptedSchema, codeHostingAnswer, customWebhookParams } from '../../schemas/automationWebhooks';
 import { CUSTOM_WEBHOOK_LIMIT_BYTES, type AutomationIntake, type WebhookRequest } from '../../services/automations/intake';
 
 const tag = 'Automation webhooks';
@@ -22,20 +22,9 @@ async function webhookRequest({ ctx, readBody }: RouteInput<unknown, unknown, un
 
 const contentType = (ctx: Context) => ctx.get('content-type') || undefined;
 
-const acceptedSchema = object({ accepted: { type: 'boolean', const: true } }, ['accepted']);
-const codeHostingAnswer = object(
-  {
-    accepted: { type: 'boolean', const: true },
-    matched: { type: 'integer', description: 'Automations the event was recorded for' },
-    duplicate: { type: 'boolean', description: 'The delivery id (or, for GitHub, the same signed body under another id) was seen before; nothing was recorded again' },
-    ignored: { type: 'string', description: 'Why the delivery triggers nothing' },
-  },
-  ['accepted', 'matched', 'duplicate'],
-);
-
 export function automationWebhookRoutes(intake: AutomationIntake): Route[] {
   return [
-    defineRoute<{ token: string }>({
+    defineRoute({
       method: 'post',
       path: '/v1/automations/webhook/:token',
       webhook: 'custom',
@@ -47,7 +36,7 @@ export function automationWebhookRoutes(intake: AutomationIntake): Route[] {
       auth: 'none',
       ownBody: true,
       bodyLimit: CUSTOM_WEBHOOK_LIMIT_BYTES,
-      params: object({ token: { type: 'string', minLength: 1, maxLength: 200 } }, ['token']),
+      params: customWebhookParams,
       response: { status: 202, description: 'Queued', schema: acceptedSchema },
       errors: [400, 404, 413, 422],
       handler: async (input) => {

@@ -1,39 +1,40 @@
 import type { Route } from '../route';
 import { defineRoute } from '../route';
-import { object, page, pageEnvelope, pageQuery, successSchema, uuid } from '../../schemas/common';
+import { page, successSchema } from '../../schemas/common';
 import {
   automationEnvelope,
-  automationSchema,
+  automationIdParams as idParams,
+  automationPage,
   createAutomationBody,
-  executionSchema,
+  executionPage,
   listAutomationsQuery,
+  listExecutionsQuery,
   triggerAutomationBody,
   triggerAutomationResponse,
   updateAutomationBody,
 } from '../../schemas/automations';
-import type { AutomationsService, CreateAutomationInput, ListAutomationsQuery, UpdateAutomationInput } from '../../services/automations';
+import type { AutomationsService } from '../../services/automations';
 
-const idParams = object({ id: uuid }, ['id']);
 const tag = 'Automations';
 
 export function automationRoutes(automations: AutomationsService): Route[] {
   return [
-    defineRoute<Record<string, never>, ListAutomationsQuery>({
+    defineRoute({
       method: 'get',
       path: '/v1/automations',
       operationId: 'listAutomations',
       summary: 'List automations (filters: enabled, search, trigger_type, scope)',
       tag,
       auth: 'apiKey',
-      query: pageQuery(20, listAutomationsQuery),
-      response: { status: 200, description: 'A page of automations', schema: pageEnvelope('automations', automationSchema) },
+      query: listAutomationsQuery,
+      response: { status: 200, description: 'A page of automations', schema: automationPage },
       errors: [400, 401, 403],
       handler: async ({ actor, query }) => {
         const { rows, total } = await automations.list(actor, query);
         return page('automations', rows, total, query.page, query.limit);
       },
     }),
-    defineRoute<Record<string, never>, Record<string, never>, CreateAutomationInput>({
+    defineRoute({
       method: 'post',
       path: '/v1/automations',
       operationId: 'createAutomation',
@@ -45,7 +46,7 @@ export function automationRoutes(automations: AutomationsService): Route[] {
       errors: [400, 401, 403, 404],
       handler: async ({ actor, body }) => ({ automation: await automations.create(actor, body) }),
     }),
-    defineRoute<{ id: string }>({
+    defineRoute({
       method: 'get',
       path: '/v1/automations/:id',
       operationId: 'getAutomation',
@@ -57,7 +58,7 @@ export function automationRoutes(automations: AutomationsService): Route[] {
       errors: [400, 401, 403, 404],
       handler: async ({ actor, params }) => ({ automation: await automations.get(actor, params.id) }),
     }),
-    defineRoute<{ id: string }, Record<string, never>, UpdateAutomationInput>({
+    defineRoute({
       method: 'patch',
       path: '/v1/automations/:id',
       operationId: 'updateAutomation',
@@ -70,7 +71,7 @@ export function automationRoutes(automations: AutomationsService): Route[] {
       errors: [400, 401, 403, 404],
       handler: async ({ actor, params, body }) => ({ automation: await automations.update(actor, params.id, body) }),
     }),
-    defineRoute<{ id: string }, Record<string, never>, { payload?: Record<string, unknown>; pr?: { repository_id: string; number: number } } | undefined>({
+    defineRoute({
       method: 'post',
       path: '/v1/automations/:id/trigger',
       operationId: 'triggerAutomation',
@@ -84,7 +85,7 @@ export function automationRoutes(automations: AutomationsService): Route[] {
       errors: [400, 401, 403, 404, 503],
       handler: async ({ actor, params, body }) => automations.trigger(actor, params.id, body?.payload, body?.pr),
     }),
-    defineRoute<{ id: string }, { page: number; limit: number }>({
+    defineRoute({
       method: 'get',
       path: '/v1/automations/:id/executions',
       operationId: 'listAutomationExecutions',
@@ -92,15 +93,15 @@ export function automationRoutes(automations: AutomationsService): Route[] {
       tag,
       auth: 'apiKey',
       params: idParams,
-      query: pageQuery(20),
-      response: { status: 200, description: 'A page of executions', schema: pageEnvelope('executions', executionSchema) },
+      query: listExecutionsQuery,
+      response: { status: 200, description: 'A page of executions', schema: executionPage },
       errors: [400, 401, 403, 404],
       handler: async ({ actor, params, query }) => {
         const { rows, total } = await automations.listExecutions(actor, params.id, query);
         return page('executions', rows, total, query.page, query.limit);
       },
     }),
-    defineRoute<{ id: string }>({
+    defineRoute({
       method: 'delete',
       path: '/v1/automations/:id',
       operationId: 'deleteAutomation',

@@ -11,12 +11,10 @@ import {
   patchConnectionBody,
 } from '../../schemas/connections';
 import { successSchema } from '../../schemas/common';
-import type { ConnectionInput, ConnectionsService } from '../../services/connections';
-import type { IdentityProvider } from '../../db/connectionsRepository';
+import type { ConnectionsService } from '../../services/connections';
 import { defineRoute, type Route } from '../route';
 
 const tag = 'Connections';
-type Id = { connectionId: string };
 
 export function connectionRoutes(service: ConnectionsService): Route[] {
   return [
@@ -31,7 +29,7 @@ export function connectionRoutes(service: ConnectionsService): Route[] {
       errors: [401],
       handler: async ({ actor }) => ({ connections: await service.list(actor) }),
     }),
-    defineRoute<Record<string, never>, Record<string, never>, ConnectionInput>({
+    defineRoute({
       method: 'post',
       path: '/v1/connections',
       operationId: 'createConnection',
@@ -45,7 +43,7 @@ export function connectionRoutes(service: ConnectionsService): Route[] {
       errors: [400, 401, 403, 409],
       handler: async ({ actor, body }) => ({ connection: await service.create(actor, body) }),
     }),
-    defineRoute<Id>({
+    defineRoute({
       method: 'get',
       path: '/v1/connections/:connectionId',
       operationId: 'getConnection',
@@ -57,7 +55,7 @@ export function connectionRoutes(service: ConnectionsService): Route[] {
       errors: [400, 401, 404],
       handler: async ({ actor, params }) => ({ connection: await service.get(actor, params.connectionId) }),
     }),
-    defineRoute<Id, Record<string, never>, { name?: string; secrets?: Record<string, string>; settings?: Record<string, string> }>({
+    defineRoute({
       method: 'patch',
       path: '/v1/connections/:connectionId',
       operationId: 'updateConnection',
@@ -70,7 +68,7 @@ export function connectionRoutes(service: ConnectionsService): Route[] {
       errors: [400, 401, 403, 404],
       handler: async ({ actor, params, body }) => ({ connection: await service.update(actor, params.connectionId, body) }),
     }),
-    defineRoute<Id>({
+    defineRoute({
       method: 'delete',
       path: '/v1/connections/:connectionId',
       operationId: 'deleteConnection',
@@ -96,7 +94,7 @@ export function connectionRoutes(service: ConnectionsService): Route[] {
       errors: [401],
       handler: async ({ actor }) => ({ connections: await service.listIdentities(actor) }),
     }),
-    defineRoute<Record<string, never>, Record<string, never>, { provider: IdentityProvider; external_user_id: string; external_name?: string; user_id?: string }>({
+    defineRoute({
       method: 'post',
       path: '/v1/user/connections',
       operationId: 'linkUserConnection',
@@ -110,7 +108,7 @@ export function connectionRoutes(service: ConnectionsService): Route[] {
       errors: [400, 401, 403, 404, 409],
       handler: async ({ actor, body }) => ({ connection: await service.link(actor, body) }),
     }),
-    defineRoute<{ identityId: string }>({
+    defineRoute({
       method: 'delete',
       path: '/v1/user/connections/:identityId',
       operationId: 'unlinkUserConnection',

@@ -7,7 +7,7 @@
 import { createReadStream, readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { Context } from 'koa';
-import { object } from '../../schemas/common';
+import { consoleFileParams } from '../../schemas/console';
 import { packageRoot } from '../../packageRoot';
 import { defineRoute, type Route } from '../route';
 
@@ -76,7 +76,7 @@ export function consoleRoutes(options: { dir?: string } = {}): Route[] {
       errors: [],
       handler: ({ ctx }) => send(ctx, join(dir, 'index.html'), own),
     }),
-    defineRoute<{ file: string }>({
+    defineRoute({
       method: 'get',
       path: '/console/vendor/:file',
       operationId: 'consoleVendorAsset',
@@ -84,12 +84,12 @@ export function consoleRoutes(options: { dir?: string } = {}): Route[] {
       tag,
       auth: 'none',
       raw: true,
-      params: object({ file: { enum: Object.keys(VENDOR) } }, ['file']),
+      params: consoleFileParams(Object.keys(VENDOR)),
       response: { status: 200, description: 'Asset' },
       errors: [400],
       handler: ({ ctx, params }) => send(ctx, join(xtermDir, VENDOR[params.file]!), 'public, max-age=86400'),
     }),
-    defineRoute<{ file: string }>({
+    defineRoute({
       method: 'get',
       path: '/console/:file',
       operationId: 'consoleAsset',
@@ -97,7 +97,7 @@ export function consoleRoutes(options: { dir?: string } = {}): Route[] {
       tag,
       auth: 'none',
       raw: true,
-      params: object({ file: { enum: files } }, ['file']),
+      params: consoleFileParams(files),
       response: { status: 200, description: 'Asset' },
       errors: [400],
       handler: ({ ctx, params }) => send(ctx, join(dir, params.file), own),

@@ -17,7 +17,6 @@ import type { Actor } from '../../domain/actor';
 import { defineRoute, type Route } from '../route';
 
 const tag = 'Credentials';
-type AgentParams = { agent: AgentId };
 
 /** The agent behind the original's one-agent routes (`/v1/agent_4-go/...`). */
 const LEGACY_AGENT: AgentId = 'agent_4';
@@ -94,7 +93,7 @@ function scopedRoutes(spec: {
   remove(actor: Actor, agent: AgentId): Promise<void>;
 }): Route[] {
   return [
-    defineRoute<AgentParams>({
+    defineRoute({
       method: 'get',
       path: spec.path,
       operationId: `get${spec.operation}Credential`,
@@ -106,7 +105,7 @@ function scopedRoutes(spec: {
       errors: spec.getErrors,
       handler: async ({ actor, params }) => ({ credential: await spec.get(actor, params.agent) }),
     }),
-    defineRoute<AgentParams, Record<string, never>, CredentialInput>({
+    defineRoute({
       method: 'post',
       path: spec.path,
       operationId: `set${spec.operation}Credential`,
@@ -121,7 +120,7 @@ function scopedRoutes(spec: {
         credential: serializeCredential(params.agent, spec.scope, await spec.set(actor, params.agent, body)),
       }),
     }),
-    defineRoute<AgentParams>({
+    defineRoute({
       method: 'delete',
       path: spec.path,
       operationId: `delete${spec.operation}Credential`,
@@ -162,7 +161,7 @@ function legacyRoutes(credentials: CredentialsService): Route[] {
             ? legacyView(await credentials.findPersonal(actor, LEGACY_AGENT), true)
             : legacyView(await credentials.findOrganization(actor, LEGACY_AGENT), actor.isAdmin),
       }),
-      defineRoute<Record<string, never>, Record<string, never>, { api_key: string }>({
+      defineRoute({
         method: 'post',
         path,
         operationId: `setAgent4Go${suffix}`,

@@ -1,15 +1,9 @@
 import type { Context } from 'koa';
-import { object } from '../../schemas/common';
-import { DOWNLOAD_LINK_TTL_MS, MAC_ARCHES, type DownloadsService } from '../../services/downloads';
+import { macDownloadParams, macUpdateParams, releaseFileParams, updateSchema } from '../../schemas/downloads';
+import { DOWNLOAD_LINK_TTL_MS, type DownloadsService } from '../../services/downloads';
 import { defineRoute, type Route } from '../route';
 
 const tag = 'Downloads';
-const arch = { type: 'string', description: `Mac processor architecture: ${MAC_ARCHES.join(' or ')} (anything else is 404)` };
-const updateSchema = object(
-  { url: { type: 'string', format: 'uri' }, name: { type: 'string' }, notes: { type: 'string' }, pub_date: { type: 'string', format: 'date-time' } },
-  ['url', 'name', 'notes', 'pub_date'],
-);
-
 /** `bytes=a-b`, `bytes=a-` or `bytes=-n` within `size`; null for no range, 'unsatisfiable' for one outside the file. */
 export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
   if (!header) return null;
@@ -35,14 +29,14 @@ export function downloadRoutes(downloads: DownloadsService, options: { publicBas
   const fileUrl = (ctx: Context, token: string) => `${options.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`}/v1/desktop/files/${encodeURIComponent(token)}`;
 
   return [
-    defineRoute<{ arch: string }>({
+    defineRoute({
       method: 'get',
       path: '/v1/desktop/download/macos/:arch',
       operationId: 'downloadMacDesktopApp',
       summary: 'Download the newest desktop app for macOS (a redirect to a short-lived link)',
       tag,
       auth: 'none',
-      params: object({ arch }, ['arch']),
+      params: macDownloadParams,
       raw: true,
       response: { status: 302, description: `Redirect (Location) to a signed link valid for ${DOWNLOAD_LINK_TTL_MS / 60_000} minutes` },
       errors: [404, 503],
@@ -52,14 +46,14 @@ export function downloadRoutes(downloads: DownloadsService, options: { publicBas
         ctx.redirect(fileUrl(ctx, link.token));
       },
     }),
-    defineRoute<{ arch: string; version: string }>({
+    defineRoute({
       method: 'get',
       path: '/v1/desktop/update/macos/:arch/:version',
       operationId: 'getMacDesktopUpdate',
       summary: 'Check for a newer desktop app for macOS',
       tag,
       auth: 'none',
-      params: object({ arch, version: { type: 'string', pattern: '^[0-9]+\\.[0-9]+\\.[0-9]+$', description: 'The installed version' } }, ['arch', 'version']),
+      params: macUpdateParams,
       response: { status: 200, description: 'A newer version is available', schema: updateSchema, alternate: { status: 204, description: 'The installed version is current' } },
       errors: [400, 404, 503],
       handler: async ({ params, ctx, useAlternate }) => {
@@ -72,14 +66,14 @@ export function downloadRoutes(downloads: DownloadsService, options: { publicBas
         return { url: fileUrl(ctx, update.token), name: update.name, notes: update.release.notes, pub_date: new Date(update.release.pub_date).toISOString() };
       },
     }),
-    defineRoute<{ token: string }>({
+    defineRoute({
       method: 'get',
       path: '/v1/desktop/files/:token',
       operationId: 'getReleaseFile',
       summary: 'A published release file, through a signed link from the download or update operations',
       tag,
       auth: 'none',
-      params: object({ token: { type: 'string', maxLength: 4096 } }, ['token']),
+      params: releaseFileParams,
       raw: true,
       response: { status: 200, description: 'The file (attachment; single byte ranges answer 206)', contentType: 'application/octet-stream' },
       errors: [404, 416, 503],

@@ -1,33 +1,23 @@
 import { successSchema } from '../../schemas/common';
 import type { RepoSkillsService } from '../../services/environmentResources/repoSkills';
 import {
-  createFileBody,
-  createMcpBody,
-  createSkillBody,
-  createVariableBody,
-  envelope,
-  fileSchema,
-  listEnvelope,
-  mcpSchema,
+  fileResource,
+  mcpResource,
+  repoSkillsSchema,
   resourceListParams,
   resourceParams,
-  skillSchema,
+  skillResource,
   skillSearchQuery,
   skillSearchResult,
-  repoSkillsSchema,
-  updateFileBody,
-  updateMcpBody,
-  updateVariableBody,
-  variableSchema,
+  variableResource,
+  type ResourceSchemas,
 } from '../../schemas/environmentResources';
 import type { EnvironmentResourcesService } from '../../services/environmentResources';
 import type { Actor } from '../../domain/actor';
+import type { BodyOf } from '../../schemas/common';
 import { defineRoute, type JsonSchema, type Route } from '../route';
 
 const tag = 'Environments';
-
-type ListParams = { environmentId: string };
-type ItemParams = { environmentId: string; id: string };
 
 interface ResourceService<Create, Update> {
   list(actor: Actor, environmentId: string): Promise<unknown[]>;
@@ -36,25 +26,27 @@ interface ResourceService<Create, Update> {
   remove(actor: Actor, environmentId: string, id: string): Promise<void>;
 }
 
-/** GET and POST on the collection, PATCH (when the resource has one) and DELETE by id. */
-function resourceRoutes<Create, Update>(spec: {
+/**
+ * GET and POST on the collection, PATCH (when the resource has an update body) and DELETE by
+ * id. The service must take what the resource's bodies admit: that is checked where the
+ * resource is named, with its schemas' own types (a body type derived inside this generic
+ * function would be too deep for the compiler), so the handlers below pass the validated
+ * bodies on as those types.
+ */
+function resourceRoutes<C extends JsonSchema, U extends JsonSchema | undefined>(spec: {
   segment: string;
   /** Operation id stem, e.g. `EnvironmentVariable`. */
   stem: string;
   what: string;
-  listKey: string;
-  itemKey: string;
-  record: JsonSchema;
-  createBody: JsonSchema;
-  updateBody?: JsonSchema;
-  service: ResourceService<Create, Update>;
+  schemas: ResourceSchemas<C, U>;
+  service: ResourceService<BodyOf<C>, BodyOf<NonNullable<U>>>;
 }): Route[] {
   const { service } = spec;
+  const schemas: ResourceSchemas = spec.schemas;
   const collection = `/v1/environments/:environmentId/${spec.segment}`;
   const item = `${collection}/:id`;
-  const one = envelope(spec.itemKey, spec.record);
   const routes: Route[] = [
-    defineRoute<ListParams>({
+    defineRoute({
       method: 'get',
       path: collection,
       operationId: `list${spec.stem}s`,
@@ -62,11 +54,11 @@ function resourceRoutes<Create, Update>(spec: {
       tag,
       auth: 'apiKey',
       params: resourceListParams,
-      response: { status: 200, description: `Every ${spec.what} of the environment`, schema: listEnvelope(spec.listKey, spec.record) },
+      response: { status: 200, description: `Every ${spec.what} of the environment`, schema: schemas.list },
       errors: [400, 401, 403, 404],
-      handler: async ({ actor, params }) => ({ [spec.listKey]: await service.list(actor, params.environmentId) }),
+      handler: async ({ actor, params }) => ({ [schemas.listKey]: await service.list(actor, params.environmentId) }),
     }),
-    defineRoute<ListParams, Record<string, never>, Create>({
+    defineRoute({
       method: 'post',
       path: collection,
       operationId: `create${spec.stem}`,
@@ -74,16 +66,17 @@ function resourceRoutes<Create, Update>(spec: {
       tag,
       auth: 'apiKey',
       params: resourceListParams,
-      body: spec.createBody,
-      response: { status: 201, description: `The created ${spec.what}`, schema: one },
+      body: schemas.createBody,
+      response: { status: 201, description: `The created ${spec.what}`, schema: schemas.one },
       errors: [400, 401, 403, 404, 409],
-      handler: async ({ actor, params, body }) => ({ [spec.itemKey]: await service.create(actor, params.environmentId, body) }),
+      handler: async ({ actor, params, body }) => ({ [schemas.itemKey]: await service.create(actor, params.environmentId, body as BodyOf<C>) }),
     }),
   ];
-  if (spec.updateBody && service.update) {
+  const updateBody = schemas.updateBody;
+  if (updateBody && service.update) {
     const update = service.update.bind(service);
     routes.push(
-      defineRoute<ItemParams, Record<string, never>, Update>({
+      defineRoute({
         method: 'patch',
         path: item,
         operationId: `update${spec.stem}`,
@@ -91,15 +84,15 @@ function resourceRoutes<Create, Update>(spec: {
         tag,
         auth: 'apiKey',
         params: resourceParams,
-        body: spec.updateBody,
-        response: { status: 200, description: `The updated ${spec.what}`, schema: one },
+        body: updateBody,
+        response: { status: 200, description: `The updated ${spec.what}`, schema: schemas.one },
         errors: [400, 401, 403, 404, 409],
-        handler: async ({ actor, params, body }) => ({ [spec.itemKey]: await update(actor, params.environmentId, params.id, body) }),
+        handler: async ({ actor, params, body }) => ({ [schemas.itemKey]: await update(actor, params.environmentId, params.id, body as BodyOf<NonNullable<U>>) }),
       }),
     );
   }
   routes.push(
-    defineRoute<ItemParams>({
+    defineRoute({
       method: 'delete',
       path: item,
       operationId: `delete${spec.stem}`,
@@ -124,46 +117,31 @@ export function environmentResourceRoutes(resources: EnvironmentResourcesService
       segment: 'variables',
       stem: 'EnvironmentVariable',
       what: 'variable',
-      listKey: 'environment_variables',
-      itemKey: 'environment_variable',
-      record: variableSchema,
-      createBody: createVariableBody,
-      updateBody: updateVariableBody,
+      schemas: variableResource,
       service: resources.variables,
     }),
     ...resourceRoutes({
       segment: 'files',
       stem: 'EnvironmentFile',
       what: 'file',
-      listKey: 'environment_files',
-      itemKey: 'environment_file',
-      record: fileSchema,
-      createBody: createFileBody,
-      updateBody: updateFileBody,
+      schemas: fileResource,
       service: resources.files,
     }),
     ...resourceRoutes({
       segment: 'skills',
       stem: 'EnvironmentSkill',
       what: 'skill',
-      listKey: 'environment_skills',
-      itemKey: 'environment_skill',
-      record: skillSchema,
-      createBody: createSkillBody,
+      schemas: skillResource,
       service: resources.skills,
     }),
     ...resourceRoutes({
       segment: 'mcps',
       stem: 'EnvironmentMcp',
       what: 'MCP server',
-      listKey: 'environment_mcps',
-      itemKey: 'environment_mcp',
-      record: mcpSchema,
-      createBody: createMcpBody,
-      updateBody: updateMcpBody,
+      schemas: mcpResource,
       service: resources.mcps,
     }),
-    defineRoute<Record<string, never>, { q: string }>({
+    defineRoute({
       method: 'get',
       path: '/v1/environment-skills/search',
       operationId: 'searchEnvironmentSkills',
@@ -175,7 +153,7 @@ export function environmentResourceRoutes(resources: EnvironmentResourcesService
       errors: [400, 401],
       handler: ({ query }) => ({ skills: resources.skills.search(query.q) }),
     }),
-    defineRoute<{ environmentId: string }>({
+    defineRoute({
       method: 'get',
       path: '/v1/environments/:environmentId/repo-skills',
       operationId: 'listRepoSkills',

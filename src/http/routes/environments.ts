@@ -1,42 +1,39 @@
 import type { Route } from '../route';
 import { defineRoute } from '../route';
-import { object, page, pageEnvelope, pageQuery, successSchema } from '../../schemas/common';
+import { page, successSchema } from '../../schemas/common';
 import {
   createEnvironmentBody,
   environmentEnvelope,
-  environmentIdParam,
-  environmentSchema,
+  environmentIdParams as idParams,
+  environmentPage,
+  listEnvironmentsQuery,
   updateEnvironmentBody,
 } from '../../schemas/environments';
 import {
   serializeEnvironment,
-  type CreateEnvironmentInput,
   type EnvironmentsService,
-  type Scope,
-  type UpdateEnvironmentInput,
 } from '../../services/environments';
 
-const idParams = object({ id: environmentIdParam }, ['id']);
 const tag = 'Environments';
 
 export function environmentRoutes(environments: EnvironmentsService): Route[] {
   return [
-    defineRoute<Record<string, never>, { scope: Scope; page: number; limit: number }>({
+    defineRoute({
       method: 'get',
       path: '/v1/environments',
       operationId: 'listEnvironments',
       summary: 'List environments (org scope includes Global)',
       tag,
       auth: 'apiKey',
-      query: pageQuery(20, { scope: { enum: ['org', 'user', 'all'], default: 'org' } }),
-      response: { status: 200, description: 'A page of environments', schema: pageEnvelope('environments', environmentSchema) },
+      query: listEnvironmentsQuery,
+      response: { status: 200, description: 'A page of environments', schema: environmentPage },
       errors: [400, 401, 403],
       handler: async ({ actor, query }) => {
         const { rows, total } = await environments.list(actor, query);
         return page('environments', rows.map(serializeEnvironment), total, query.page, query.limit);
       },
     }),
-    defineRoute<Record<string, never>, Record<string, never>, CreateEnvironmentInput>({
+    defineRoute({
       method: 'post',
       path: '/v1/environments',
       operationId: 'createEnvironment',
@@ -48,7 +45,7 @@ export function environmentRoutes(environments: EnvironmentsService): Route[] {
       errors: [400, 401, 403, 404, 409],
       handler: async ({ actor, body }) => ({ environment: serializeEnvironment(await environments.create(actor, body)) }),
     }),
-    defineRoute<{ id: string }>({
+    defineRoute({
       method: 'get',
       path: '/v1/environments/:id',
       operationId: 'getEnvironment',
@@ -60,7 +57,7 @@ export function environmentRoutes(environments: EnvironmentsService): Route[] {
       errors: [400, 401, 403, 404],
       handler: async ({ actor, params }) => ({ environment: serializeEnvironment(await environments.get(actor, params.id)) }),
     }),
-    defineRoute<{ id: string }, Record<string, never>, UpdateEnvironmentInput>({
+    defineRoute({
       method: 'patch',
       path: '/v1/environments/:id',
       operationId: 'updateEnvironment',
@@ -75,7 +72,7 @@ export function environmentRoutes(environments: EnvironmentsService): Route[] {
         environment: serializeEnvironment(await environments.update(actor, params.id, body)),
       }),
     }),
-    defineRoute<{ id: string }>({
+    defineRoute({
       method: 'delete',
       path: '/v1/environments/:id',
       operationId: 'deleteEnvironment',

@@ -4,37 +4,23 @@ import type { EventBus } from '../../events/bus';
 import { hookStreamChannel, type HookStreamMessage } from '../../events/hookStream';
 import { DomainError } from '../../domain/errors';
 import type { Logger } from '../../logger';
-import { object } from '../../schemas/common';
-import { environmentIdParam } from '../../schemas/environments';
-import { HOOK_MAX_CHARS, serializeHook, serializeWarmPool, serializeWarmPoolWorkspace, type HooksService } from '../../services/hooks';
+import {
+  hookAnswers,
+  hookContentBody as contentBody,
+  hookParams as params,
+  hookTestAnswer,
+  warmPoolAnswer,
+  warmPoolBody,
+  warmPoolWorkspacesAnswer,
+  warmPoolWorkspacesParams,
+} from '../../schemas/hooks';
+import { serializeHook, serializeWarmPool, serializeWarmPoolWorkspace, type HooksService } from '../../services/hooks';
 import type { HookKind } from '../../../workflows/shared';
 import { defineRoute, type Route } from '../route';
 import { openSse, skippableOutput } from '../sse';
 
-const params = object({ environmentId: environmentIdParam }, ['environmentId']);
-const contentBody = object({ content: { type: 'string', maxLength: HOOK_MAX_CHARS } }, ['content']);
-const hookRecord = {
-  type: ['object', 'null'],
-  properties: {
-    id: { type: 'string', format: 'uuid' },
-    organization_id: { type: 'string', format: 'uuid' },
-    environment_id: { type: 'string', format: 'uuid' },
-    version: { type: 'integer' },
-    content: { type: 'string' },
-    is_active: { type: 'boolean' },
-    created_at: { type: 'string', format: 'date-time' },
-  },
-};
-const testResult = object(
-  { exit_code: { type: 'integer' }, output: { type: 'string' }, timed_out: { type: 'boolean' } },
-  ['exit_code', 'output', 'timed_out'],
-);
-const warmPool = { type: ['object', 'null'], description: 'WarmPoolConfigWithStats' };
 const tag = 'Environments';
 const base = '/v1/environments/:environmentId';
-
-type P = { environmentId: string };
-type B = { content: string };
 
 /** Tells the relay when the activity's last live message has arrived. */
 const RELAY_DRAIN_MS = 2000;
@@ -54,7 +40,7 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
     const key = `${kind}_hook`;
     const Kind = kind === 'warm' ? 'Warm' : 'Start';
     routes.push(
-      defineRoute<P>({
+      defineRoute({
         method: 'get',
         path: `${base}/${kind}-hooks`,
         operationId: `get${Kind}Hook`,
@@ -65,7 +51,7 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
         response: {
           status: 200,
           description: `The ${kind} hook`,
-          schema: object(kind === 'warm' ? { warm_hook: hookRecord, warm_pool: warmPool } : { start_hook: hookRecord }),
+          schema: hookAnswers[kind].get,
         },
         errors: [400, 401, 403, 404],
         handler: async ({ actor, params }) => {
@@ -74,7 +60,7 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
           return { warm_hook: serializeHook(state.hook), warm_pool: serializeWarmPool(state.pool) };
         },
       }),
-      defineRoute<P, Record<string, never>, B>({
+      defineRoute({
         method: 'post',
         path: `${base}/${kind}-hooks/save`,
         operationId: `save${Kind}Hook`,
@@ -83,11 +69,11 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
         auth: 'apiKey',
         params,
         body: contentBody,
-        response: { status: 201, description: 'The saved hook', schema: object({ [key]: hookRecord }) },
+        response: { status: 201, description: 'The saved hook', schema: hookAnswers[kind].saved },
         errors: [400, 401, 403, 404],
         handler: async ({ actor, params, body }) => ({ [key]: serializeHook(await hooks.save(actor, params.environmentId, kind, body.content)) }),
       }),
-      defineRoute<P, Record<string, never>, B>({
+      defineRoute({
         method: 'post',
         path: `${base}/${kind}-hooks/test`,
         operationId: `test${Kind}Hook`,
@@ -96,13 +82,13 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
         auth: 'apiKey',
         params,
         body: contentBody,
-        response: { status: 200, description: 'The test result', schema: object({ test: testResult }, ['test']) },
+        response: { status: 200, description: 'The test result', schema: hookTestAnswer },
         errors: [400, 401, 403, 404],
         handler: async ({ actor, params, body, ctx }) => ({
           test: await hooks.test(actor, params.environmentId, kind, body.content, { signal: abortOnHangup(ctx) }),
         }),
       }),
-      defineRoute<P, Record<string, never>, B>({
+      defineRoute({
         method: 'post',
         path: `${base}/${kind}-hooks/save-test`,
         operationId: `saveAndTest${Kind}Hook`,
@@ -111,7 +97,7 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
         auth: 'apiKey',
         params,
         body: contentBody,
-        response: { status: 201, description: 'The saved hook and the test result', schema: object({ [key]: hookRecord, test: testResult }) },
+        response: { status: 201, description: 'The saved hook and the test result', schema: hookAnswers[kind].savedAndTested },
         errors: [400, 401, 403, 404],
         handler: async ({ actor, params, body, ctx }) => {
           const saved = await hooks.save(actor, params.environmentId, kind, body.content);
@@ -123,7 +109,7 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
   }
 
   routes.push(
-    defineRoute<P, Record<string, never>, B>({
+    defineRoute({
       method: 'post',
       path: `${base}/start-hooks/test/stream`,
       operationId: 'streamStartHookTest',
@@ -181,7 +167,7 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
         })();
       },
     }),
-    defineRoute<P, Record<string, never>, { enabled: boolean }>({
+    defineRoute({
       method: 'put',
       path: `${base}/warm-pools`,
       operationId: 'setWarmPool',
@@ -189,20 +175,20 @@ export function hookRoutes(hooks: HooksService, bus: EventBus, logger: Logger): 
       tag,
       auth: 'apiKey',
       params,
-      body: object({ enabled: { type: 'boolean' } }, ['enabled']),
-      response: { status: 200, description: 'The warm-pool settings with stats', schema: object({ warm_pool: warmPool }, ['warm_pool']) },
+      body: warmPoolBody,
+      response: { status: 200, description: 'The warm-pool settings with stats', schema: warmPoolAnswer },
       errors: [400, 401, 403, 404],
       handler: async ({ actor, params, body }) => ({ warm_pool: serializeWarmPool(await hooks.setWarmPool(actor, params.environmentId, body.enabled)) }),
     }),
-    defineRoute<{ configId: string }, Record<string, never>, never>({
+    defineRoute({
       method: 'get',
       path: '/v1/warm-pools/:configId/workspaces',
       operationId: 'listWarmPoolWorkspaces',
       summary: "A warm pool's most recent workspaces (up to 10)",
       tag,
       auth: 'apiKey',
-      params: object({ configId: { type: 'string', format: 'uuid' } }, ['configId']),
-      response: { status: 200, description: 'The entries, newest first', schema: object({ workspaces: { type: 'array', items: { type: 'object' } } }, ['workspaces']) },
+      params: warmPoolWorkspacesParams,
+      response: { status: 200, description: 'The entries, newest first', schema: warmPoolWorkspacesAnswer },
       errors: [400, 401, 404],
       handler: async ({ actor, params }) => ({ workspaces: (await hooks.poolWorkspaces(actor, params.configId)).map(serializeWarmPoolWorkspace) }),
     }),

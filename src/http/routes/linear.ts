@@ -1,17 +1,7 @@
 /** The Linear receiver: data-change webhooks signed with the connection's webhook secret. */
 import { defineRoute, type Route } from '../route';
-import { object } from '../../schemas/common';
+import { linearAnswer as answer } from '../../schemas/linear';
 import { LINEAR_LIMIT_BYTES, type LinearReceiver } from '../../services/integrations/linear';
-
-const answer = object(
-  {
-    accepted: { type: 'boolean', const: true },
-    routed: { enum: ['message', 'close', null], description: "What the delivery became for the issue's workspace" },
-    duplicate: { type: 'boolean', description: 'The Linear-Delivery id was seen before; nothing was done again' },
-    ignored: { type: 'string', description: 'Why the delivery does nothing' },
-  },
-  ['accepted', 'routed', 'duplicate'],
-);
 
 export function linearRoutes(receiver: LinearReceiver): Route[] {
   return [

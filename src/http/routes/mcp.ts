@@ -6,14 +6,12 @@
  * error objects as MCP clients read them, while the tools' own failures are tool results.
  */
 import { handleMcpRequest } from '../../mcp/http';
-import type { JsonSchema } from '../route';
+import { mcpAnswer, mcpBody } from '../../schemas/mcp';
 import { defineRoute, type Route } from '../route';
-
-const jsonRpcMessage: JsonSchema = { type: 'object', description: 'A JSON-RPC 2.0 request or notification of the Model Context Protocol' };
 
 export function mcpRoutes(options: { version: string }): Route[] {
   return [
-    defineRoute<Record<string, never>, Record<string, never>, unknown>({
+    defineRoute({
       method: 'post',
       path: '/v1/mcp',
       operationId: 'mcp',
@@ -23,13 +21,13 @@ export function mcpRoutes(options: { version: string }): Route[] {
       tag: 'MCP',
       auth: 'apiKey',
       raw: true,
-      body: { oneOf: [jsonRpcMessage, { type: 'array', minItems: 1, items: jsonRpcMessage }] },
+      body: mcpBody,
       bodyLimit: 'messages',
       response: {
         status: 200,
         description: 'The JSON-RPC answer (202 with no body for notifications); protocol errors are JSON-RPC error objects',
         contentType: 'application/json',
-        schema: { type: ['object', 'array'] },
+        schema: mcpAnswer,
       },
       errors: [400, 401, 413, 415, 429],
       handler: async ({ ctx, body }) => {

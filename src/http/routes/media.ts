@@ -5,8 +5,8 @@
  */
 import type { Readable } from 'node:stream';
 import type { Context } from 'koa';
-import { contentDisposition, MEDIA_SAFETY_HEADERS, type MediaKind } from '../../domain/media';
-import { object, pageEnvelope, pageQuery, successSchema, uuid } from '../../schemas/common';
+import { contentDisposition, MEDIA_SAFETY_HEADERS } from '../../domain/media';
+import { successSchema } from '../../schemas/common';
 import {
   canvasItemAnswer,
   canvasItemParams,
@@ -14,16 +14,18 @@ import {
   contentQuery,
   linkAnswer,
   linkBody,
+  listMediaQuery,
+  mediaEnvelope,
+  mediaPage,
   mediaParams,
-  mediaSchema,
+  replicaIdParams as idParams,
   uploadAnswer,
   uploadQuery,
 } from '../../schemas/media';
-import { RangeNotSatisfiable, type Disposition, type MediaService } from '../../services/media';
+import { RangeNotSatisfiable, type MediaService } from '../../services/media';
 import { defineRoute, type Route } from '../route';
 
 const tag = 'Media';
-const idParams = object({ id: uuid }, ['id']);
 
 function declaredLength(ctx: Context): number | undefined {
   const raw = ctx.get('content-length');
@@ -44,7 +46,7 @@ function headerFilename(raw: string): string {
 
 export function mediaRoutes(media: MediaService): Route[] {
   return [
-    defineRoute<{ id: string }>({
+    defineRoute({
       method: 'get',
       path: '/v1/replica/:id/canvas',
       operationId: 'listReplicaCanvasItems',
@@ -56,7 +58,7 @@ export function mediaRoutes(media: MediaService): Route[] {
       errors: [400, 401, 404, 503],
       handler: ({ actor, params }) => media.listCanvas(actor, params.id),
     }),
-    defineRoute<{ id: string; filename: string }>({
+    defineRoute({
       method: 'get',
       path: '/v1/replica/:id/canvas/:filename',
       operationId: 'getReplicaCanvasItem',
@@ -68,7 +70,7 @@ export function mediaRoutes(media: MediaService): Route[] {
       errors: [400, 401, 404, 503],
       handler: ({ actor, params }) => media.readCanvas(actor, params.id, params.filename),
     }),
-    defineRoute<{ id: string }, { filename?: string; kind?: MediaKind }>({
+    defineRoute({
       method: 'post',
       path: '/v1/replica/:id/media',
       operationId: 'uploadReplicaMedia',
@@ -90,7 +92,7 @@ export function mediaRoutes(media: MediaService): Route[] {
         );
       },
     }),
-    defineRoute<{ id: string }, { page: number; limit: number }>({
+    defineRoute({
       method: 'get',
       path: '/v1/replica/:id/media',
       operationId: 'listReplicaMedia',
@@ -98,12 +100,12 @@ export function mediaRoutes(media: MediaService): Route[] {
       tag,
       auth: 'apiKeyOrEngine',
       params: idParams,
-      query: pageQuery(50),
-      response: { status: 200, description: 'A page of media files', schema: pageEnvelope('media', mediaSchema) },
+      query: listMediaQuery,
+      response: { status: 200, description: 'A page of media files', schema: mediaPage },
       errors: [400, 401, 404],
       handler: ({ actor, params, query }) => media.list(actor, params.id, query),
     }),
-    defineRoute<{ id: string; mediaId: string }>({
+    defineRoute({
       method: 'get',
       path: '/v1/replica/:id/media/:mediaId',
       operationId: 'getReplicaMedia',
@@ -111,11 +113,11 @@ export function mediaRoutes(media: MediaService): Route[] {
       tag,
       auth: 'apiKeyOrEngine',
       params: mediaParams,
-      response: { status: 200, description: 'The media file', schema: object({ media: mediaSchema }, ['media']) },
+      response: { status: 200, description: 'The media file', schema: mediaEnvelope },
       errors: [400, 401, 404],
       handler: ({ actor, params }) => media.get(actor, params.id, params.mediaId),
     }),
-    defineRoute<{ id: string; mediaId: string }>({
+    defineRoute({
       method: 'delete',
       path: '/v1/replica/:id/media/:mediaId',
       operationId: 'deleteReplicaMedia',
@@ -130,7 +132,7 @@ export function mediaRoutes(media: MediaService): Route[] {
         return { success: true };
       },
     }),
-    defineRoute<{ id: string; mediaId: string }, Record<string, never>, { disposition?: Disposition; expires_in_seconds?: number }>({
+    defineRoute({
       method: 'post',
       path: '/v1/replica/:id/media/:mediaId/links',
       operationId: 'createReplicaMediaLink',
@@ -144,7 +146,7 @@ export function mediaRoutes(media: MediaService): Route[] {
       errors: [400, 401, 404],
       handler: ({ actor, params, body, ctx }) => media.createLink(actor, params.id, params.mediaId, body ?? {}, serviceOrigin(ctx)),
     }),
-    defineRoute<{ id: string; mediaId: string }, { token: string }>({
+    defineRoute({
       method: 'get',
       path: '/v1/replica/:id/media/:mediaId/content',
       operationId: 'getReplicaMediaContent',

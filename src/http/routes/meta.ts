@@ -2,7 +2,7 @@
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { unavailable } from '../../domain/errors';
-import { object } from '../../schemas/common';
+import { docsAssetParams, healthSchema, openApiSchema, readySchema } from '../../schemas/meta';
 import { defineRoute, type Route } from '../route';
 
 export interface ReadinessProbe {
@@ -47,7 +47,7 @@ export function metaRoutes(options: { probes: ReadinessProbe[]; openapi: () => R
       summary: 'The process is up',
       tag: 'Operations',
       auth: 'none',
-      response: { status: 200, description: 'Up', schema: object({ status: { const: 'ok' } }) },
+      response: { status: 200, description: 'Up', schema: healthSchema },
       errors: [],
       handler: () => ({ status: 'ok' }),
     }),
@@ -58,7 +58,7 @@ export function metaRoutes(options: { probes: ReadinessProbe[]; openapi: () => R
       summary: 'The database and Temporal are reachable',
       tag: 'Operations',
       auth: 'none',
-      response: { status: 200, description: 'Ready', schema: object({ status: { const: 'ready' }, checks: { type: 'object' } }) },
+      response: { status: 200, description: 'Ready', schema: readySchema },
       errors: [503],
       handler: async () => {
         const results = await Promise.all(
@@ -84,7 +84,7 @@ export function metaRoutes(options: { probes: ReadinessProbe[]; openapi: () => R
       summary: 'This OpenAPI 3.1 document',
       tag: 'Operations',
       auth: 'none',
-      response: { status: 200, description: 'OpenAPI document', schema: { type: 'object' } },
+      response: { status: 200, description: 'OpenAPI document', schema: openApiSchema },
       errors: [],
       handler: () => (document ??= options.openapi()),
     }),
@@ -118,7 +118,7 @@ export function metaRoutes(options: { probes: ReadinessProbe[]; openapi: () => R
         ctx.body = DOCS_INIT;
       },
     }),
-    defineRoute<{ file: string }>({
+    defineRoute({
       method: 'get',
       path: '/docs/assets/:file',
       operationId: 'docsAsset',
@@ -126,7 +126,7 @@ export function metaRoutes(options: { probes: ReadinessProbe[]; openapi: () => R
       tag: 'Operations',
       auth: 'none',
       raw: true,
-      params: object({ file: { enum: Object.keys(DOCS_ASSETS) } }, ['file']),
+      params: docsAssetParams(Object.keys(DOCS_ASSETS)),
       response: { status: 200, description: 'Asset' },
       errors: [400],
       handler: ({ ctx, params }) => {

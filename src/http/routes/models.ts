@@ -1,13 +1,12 @@
-import type { ModelSource } from '../../agents/catalog';
 import { catalogQuery, catalogSchema, enabledModelsSchema, setEnabledModelsBody } from '../../schemas/models';
-import type { CatalogQuery, ModelCatalogService } from '../../services/modelCatalog';
+import type { ModelCatalogService } from '../../services/modelCatalog';
 import { defineRoute, type Route } from '../route';
 
 const tag = 'Model catalog';
 
 export function modelsRoutes(models: ModelCatalogService): Route[] {
   return [
-    defineRoute<Record<string, never>, CatalogQuery>({
+    defineRoute({
       method: 'get',
       path: '/v1/ai-gateway/models',
       operationId: 'listModels',
@@ -30,7 +29,7 @@ export function modelsRoutes(models: ModelCatalogService): Route[] {
       errors: [401],
       handler: async ({ actor }) => ({ enabled_models: await models.enabledModels(actor) }),
     }),
-    defineRoute<Record<string, never>, Record<string, never>, { source: ModelSource; model_ids: string[] }>({
+    defineRoute({
       method: 'put',
       path: '/v1/ai-gateway/enabled-models',
       operationId: 'setEnabledModels',

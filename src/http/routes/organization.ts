@@ -1,5 +1,5 @@
 import { settingsEnvelope, updateSettingsBody } from '../../schemas/organization';
-import type { OrganizationSettingsService, OrganizationSettingsUpdate } from '../../services/organizationSettings';
+import type { OrganizationSettingsService } from '../../services/organizationSettings';
 import { defineRoute, type Route } from '../route';
 
 const tag = 'Organization';
@@ -17,7 +17,7 @@ export function organizationRoutes(settings: OrganizationSettingsService): Route
       errors: [401],
       handler: async ({ actor }) => ({ settings: await settings.get(actor) }),
     }),
-    defineRoute<Record<string, never>, Record<string, never>, OrganizationSettingsUpdate>({
+    defineRoute({
       method: 'patch',
       path: '/v1/organization/settings',
       operationId: 'updateOrganizationSettings',

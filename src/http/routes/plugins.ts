@@ -18,11 +18,10 @@ import {
   workspacePluginParams,
   workspacePluginsSchema,
 } from '../../schemas/plugins';
-import type { InstallPluginInput, PluginsScope, PluginsService, UpdatePluginInput } from '../../services/plugins';
+import type { PluginsScope, PluginsService } from '../../services/plugins';
 import { defineRoute, type Route, type RouteInput } from '../route';
 
 const tag = 'Plugins';
-type IdP = { id: string };
 type EndpointP = { workspaceId: string; installId: string };
 
 function scopedRoutes(plugins: PluginsService, scope: PluginsScope): Route[] {
@@ -43,7 +42,7 @@ function scopedRoutes(plugins: PluginsService, scope: PluginsScope): Route[] {
       errors: scope === 'org' ? [401] : [401, 403],
       handler: ({ actor }) => plugins.list(actor, scope),
     }),
-    defineRoute<Record<string, never>, Record<string, never>, InstallPluginInput>({
+    defineRoute({
       method: 'post',
       path: base,
       operationId: `install${Op}Plugin`,
@@ -55,7 +54,7 @@ function scopedRoutes(plugins: PluginsService, scope: PluginsScope): Route[] {
       errors: [400, 401, 403, 409],
       handler: ({ actor, body }) => plugins.install(actor, scope, body),
     }),
-    defineRoute<IdP>({
+    defineRoute({
       method: 'get',
       path: `${base}/:id`,
       operationId: `get${Op}Plugin`,
@@ -67,7 +66,7 @@ function scopedRoutes(plugins: PluginsService, scope: PluginsScope): Route[] {
       errors,
       handler: ({ actor, params }) => plugins.get(actor, scope, params.id),
     }),
-    defineRoute<IdP, Record<string, never>, UpdatePluginInput>({
+    defineRoute({
       method: 'patch',
       path: `${base}/:id`,
       operationId: `update${Op}Plugin`,
@@ -80,7 +79,7 @@ function scopedRoutes(plugins: PluginsService, scope: PluginsScope): Route[] {
       errors,
       handler: ({ actor, params, body }) => plugins.update(actor, scope, params.id, body),
     }),
-    defineRoute<IdP>({
+    defineRoute({
       method: 'delete',
       path: `${base}/:id`,
       operationId: `delete${Op}Plugin`,
@@ -157,7 +156,7 @@ export function pluginRoutes(plugins: PluginsService): Route[] {
     }),
     ...scopedRoutes(plugins, 'org'),
     ...scopedRoutes(plugins, 'user'),
-    defineRoute<{ workspaceId: string }>({
+    defineRoute({
       method: 'get',
       path: '/v1/workspaces/:workspaceId/plugins',
       operationId: 'listWorkspacePlugins',

@@ -4,14 +4,14 @@
  */
 import { successSchema } from '../../schemas/common';
 import { heartbeatBody, membersEnvelope, presenceEnvelope, presenceQuery } from '../../schemas/presence';
-import type { HeartbeatInput, PresenceFilter, PresenceService } from '../../services/presence';
+import type { PresenceService } from '../../services/presence';
 import { defineRoute, type Route } from '../route';
 
 const tag = 'Presence';
 
 export function presenceRoutes(presence: PresenceService): Route[] {
   return [
-    defineRoute<Record<string, never>, Record<string, never>, HeartbeatInput>({
+    defineRoute({
       method: 'put',
       path: '/v1/presence',
       operationId: 'putPresence',
@@ -37,7 +37,7 @@ export function presenceRoutes(presence: PresenceService): Route[] {
         return { success: true };
       },
     }),
-    defineRoute<Record<string, never>, PresenceFilter>({
+    defineRoute({
       method: 'get',
       path: '/v1/presence',
       operationId: 'listPresence',

@@ -4,24 +4,21 @@
  * ones. The traffic itself goes through the preview proxy (src/http/previewProxy.ts).
  */
 import type { Context } from 'koa';
-import { object, successSchema } from '../../schemas/common';
+import { successSchema } from '../../schemas/common';
 import {
   createLinkBody,
   createPreviewBody,
   deletePreviewResponse,
   linkParams,
   portParams,
-  previewLinkSchema,
-  previewSchema,
+  previewEnvelope,
+  previewLinkEnvelope,
+  previewListAnswer,
   workspaceParams,
   workspacePortParams,
 } from '../../schemas/previews';
 import type { PreviewsService } from '../../services/previews';
 import { defineRoute, type Route } from '../route';
-
-type WorkspaceP = { workspaceId: string };
-type PortP = { workspaceId: string; port: number };
-type LinkP = PortP & { linkId: string };
 
 const tag = 'Preview';
 /** The URL the request came in on (Koa trusts X-Forwarded-Proto and -Host: `app.proxy`). */
@@ -30,7 +27,7 @@ const base = '/v1/workspaces/:workspaceId/previews';
 
 export function previewRoutes(previews: PreviewsService): Route[] {
   return [
-    defineRoute<WorkspaceP>({
+    defineRoute({
       method: 'get',
       path: base,
       operationId: 'listWorkspacePreviews',
@@ -38,11 +35,11 @@ export function previewRoutes(previews: PreviewsService): Route[] {
       tag,
       auth: 'apiKeyOrEngine',
       params: workspaceParams,
-      response: { status: 200, description: 'The previews, by port', schema: object({ previews: { type: 'array', items: previewSchema } }, ['previews']) },
+      response: { status: 200, description: 'The previews, by port', schema: previewListAnswer },
       errors: [400, 401, 404],
       handler: async ({ actor, params, ctx }) => ({ previews: await previews.list(actor, params.workspaceId, originOf(ctx)) }),
     }),
-    defineRoute<WorkspaceP, Record<string, never>, { port: number; authenticated?: boolean }>({
+    defineRoute({
       method: 'post',
       path: base,
       operationId: 'createWorkspacePreview',
@@ -54,7 +51,7 @@ export function previewRoutes(previews: PreviewsService): Route[] {
       response: {
         status: 201,
         description: 'The new preview',
-        schema: object({ preview: previewSchema }, ['preview']),
+        schema: previewEnvelope,
         alternate: { status: 200, description: 'The port was already shared: its preview, URL unchanged, `authenticated` as asked' },
       },
       errors: [400, 401, 404],
@@ -64,7 +61,7 @@ export function previewRoutes(previews: PreviewsService): Route[] {
         return { preview };
       },
     }),
-    defineRoute<PortP>({
+    defineRoute({
       method: 'delete',
       path: `${base}/:port`,
       operationId: 'deleteWorkspacePreview',
@@ -76,7 +73,7 @@ export function previewRoutes(previews: PreviewsService): Route[] {
       errors: [400, 401, 404],
       handler: async ({ actor, params, ctx }) => previews.remove(actor, params.workspaceId, params.port, originOf(ctx)),
     }),
-    defineRoute<{ port: number }>({
+    defineRoute({
       method: 'delete',
       path: '/v1/previews/:port',
       operationId: 'deleteAgentPreview',
@@ -88,7 +85,7 @@ export function previewRoutes(previews: PreviewsService): Route[] {
       errors: [400, 401, 404],
       handler: async ({ actor, params, ctx }) => previews.removeOwn(actor, params.port, originOf(ctx)),
     }),
-    defineRoute<PortP, Record<string, never>, { expires_in_seconds?: number }>({
+    defineRoute({
       method: 'post',
       path: `${base}/:port/links`,
       operationId: 'createWorkspacePreviewLink',
@@ -98,11 +95,11 @@ export function previewRoutes(previews: PreviewsService): Route[] {
       params: workspacePortParams,
       body: createLinkBody,
       bodyOptional: true,
-      response: { status: 201, description: 'The link', schema: object({ link: previewLinkSchema }, ['link']) },
+      response: { status: 201, description: 'The link', schema: previewLinkEnvelope },
       errors: [400, 401, 404],
       handler: async ({ actor, params, body, ctx }) => previews.createLink(actor, params.workspaceId, params.port, body?.expires_in_seconds, originOf(ctx)),
     }),
-    defineRoute<LinkP>({
+    defineRoute({
       method: 'delete',
       path: `${base}/:port/links/:linkId`,
       operationId: 'revokeWorkspacePreviewLink',

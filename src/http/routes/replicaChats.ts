@@ -1,5 +1,5 @@
 import type { Actor } from '../../domain/actor';
-import { object, successSchema, uuid } from '../../schemas/common';
+import { successSchema } from '../../schemas/common';
 import {
   chatListSchema,
   chatParams,
@@ -14,23 +14,22 @@ import {
   replicaChatSchema,
   slashCommandsSchema,
   replicaParams,
+  workspaceChatEnvelope,
   workspaceChatListSchema,
-  workspaceChatSchema,
+  workspaceChatParams,
   workspaceParams,
+  workspaceQueuedMessageParams,
 } from '../../schemas/replicaChats';
-import { serializeReplicaChat, serializeWorkspaceChat, type CreateChatInput, type HistoryQuery, type ReplicasService } from '../../services/replicas';
-import { defineRoute, type Route } from '../route';
+import { serializeReplicaChat, serializeWorkspaceChat, type ReplicasService } from '../../services/replicas';
+import type { BodyOf } from '../../schemas/common';
+import { defineRoute, type JsonSchema, type Route } from '../route';
 
 const tag = 'Replicas';
-
-type Id = { id: string };
-type ChatIds = { id: string; chatId: string };
-type Nothing = Record<string, never>;
 
 /** Chats of a replica, their queues, the agent history and the hook logs. */
 export function replicaChatRoutes(service: ReplicasService): Route[] {
   const routes: Route[] = [
-    defineRoute<Id>({
+    defineRoute({
       method: 'get',
       path: '/v1/replica/:id/chats',
       operationId: 'listReplicaChats',
@@ -45,7 +44,7 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
         return { chats: chats.map(serializeReplicaChat), waking };
       },
     }),
-    defineRoute<Id, Nothing, CreateChatInput>({
+    defineRoute({
       method: 'post',
       path: '/v1/replica/:id/chats',
       operationId: 'createReplicaChat',
@@ -59,7 +58,7 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
       errors: [400, 401, 404, 409],
       handler: async ({ actor, params, body }) => serializeReplicaChat(await service.chats.create(actor, params.id, body)),
     }),
-    defineRoute<ChatIds>({
+    defineRoute({
       method: 'delete',
       path: '/v1/replica/:id/chats/:chatId',
       operationId: 'deleteReplicaChat',
@@ -74,7 +73,7 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
         return { success: true };
       },
     }),
-    defineRoute<{ workspaceId: string }>({
+    defineRoute({
       method: 'get',
       path: '/v1/workspaces/:workspaceId/chats',
       operationId: 'listWorkspaceChats',
@@ -89,7 +88,7 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
         return { chats: chats.map(serializeWorkspaceChat), deletedChats: deletedChats.map(serializeWorkspaceChat) };
       },
     }),
-    defineRoute<{ workspaceId: string }, Nothing, CreateChatInput>({
+    defineRoute({
       method: 'post',
       path: '/v1/workspaces/:workspaceId/chats',
       operationId: 'createWorkspaceChat',
@@ -98,7 +97,7 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
       auth: 'apiKey',
       params: workspaceParams,
       body: createChatBody,
-      response: { status: 201, description: 'The chat', schema: object({ chat: workspaceChatSchema }, ['chat']) },
+      response: { status: 201, description: 'The chat', schema: workspaceChatEnvelope },
       errors: [400, 401, 404, 409],
       handler: async ({ actor, params, body }) => ({ chat: serializeWorkspaceChat(await service.chats.create(actor, params.workspaceId, body)) }),
     }),
@@ -109,20 +108,22 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
     { prefix: '/v1/replica/:id', key: 'id', name: 'Replica' },
     { prefix: '/v1/workspaces/:workspaceId', key: 'workspaceId', name: 'Workspace' },
   ] as const) {
-    const chatOnly = object({ [base.key]: uuid, chatId: uuid }, [base.key, 'chatId']);
-    const withMessage = object({ [base.key]: uuid, chatId: uuid, messageId: uuid }, [base.key, 'chatId', 'messageId']);
+    const chatOnly = base.key === 'id' ? chatParams : workspaceChatParams;
+    const withMessage = base.key === 'id' ? queuedMessageParams : workspaceQueuedMessageParams;
     const replicaOf = (params: Record<string, string>) => params[base.key]!;
-    // The three edits answer the queue as it is afterwards.
-    const edit = <B = undefined>(route: {
+    // The three edits answer the queue as it is afterwards. `run` takes the body as its schema
+    // admits it (derived where the edit is named: inside this generic helper it would be too
+    // deep for the compiler).
+    const edit = <BS extends JsonSchema | undefined = undefined>(route: {
       method: 'delete' | 'patch';
       suffix: string;
       operationId: string;
       summary: string;
-      params: Record<string, unknown>;
-      body?: Record<string, unknown>;
-      run: (actor: Actor, replicaId: string, params: Record<string, string>, body: B) => Promise<unknown>;
+      params: typeof chatOnly | typeof withMessage;
+      body?: BS;
+      run: (actor: Actor, replicaId: string, params: Record<string, string>, body: BodyOf<BS>) => Promise<unknown>;
     }) =>
-      defineRoute<Record<string, string>, Nothing, B>({
+      defineRoute({
         method: route.method,
         path: `${base.prefix}/chats/:chatId/queue${route.suffix}`,
         operationId: route.operationId,
@@ -130,20 +131,20 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
         tag,
         auth: 'apiKey',
         params: route.params,
-        ...(route.body ? { body: route.body } : {}),
+        ...(route.body ? { body: route.body as JsonSchema } : {}),
         response: { status: 200, description: 'The queue after the edit', schema: queueEditSchema },
         errors: [400, 401, 404],
-        handler: async ({ actor, params, body }) => ({ success: true, queue: await route.run(actor, replicaOf(params), params, body) }),
+        handler: async ({ actor, params, body }) => ({ success: true, queue: await route.run(actor, replicaOf(params), params, body as BodyOf<BS>) }),
       });
     routes.push(
-      defineRoute<Record<string, string>>({
+      defineRoute({
         method: 'get',
         path: `${base.prefix}/chats/:chatId/queue`,
         operationId: `get${base.name}ChatQueue`,
         summary: 'The messages waiting in a chat (the running one excluded)',
         tag,
         auth: 'apiKey',
-        params: base.key === 'id' ? chatParams : chatOnly,
+        params: chatOnly,
         response: { status: 200, description: 'The queue', schema: queueSchema },
         errors: [400, 401, 404],
         handler: ({ actor, params }) => service.queue.get(actor, replicaOf(params), params.chatId!),
@@ -153,7 +154,7 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
         suffix: '',
         operationId: `clear${base.name}ChatQueue`,
         summary: 'Drop every queued message (the running one continues)',
-        params: base.key === 'id' ? chatParams : chatOnly,
+        params: chatOnly,
         run: (actor, replicaId, params) => service.queue.clear(actor, replicaId, params.chatId!),
       }),
       edit({
@@ -161,15 +162,15 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
         suffix: '/:messageId',
         operationId: `remove${base.name}QueuedMessage`,
         summary: 'Drop one queued message',
-        params: base.key === 'id' ? queuedMessageParams : withMessage,
+        params: withMessage,
         run: (actor, replicaId, params) => service.queue.remove(actor, replicaId, params.chatId!, params.messageId!),
       }),
-      edit<{ messageId: string; position: number }>({
+      edit({
         method: 'patch',
         suffix: '/reorder',
         operationId: `reorder${base.name}ChatQueue`,
         summary: 'Move a queued message to a zero-based position',
-        params: base.key === 'id' ? chatParams : chatOnly,
+        params: chatOnly,
         body: reorderBody,
         run: (actor, replicaId, params, body) => service.queue.reorder(actor, replicaId, params.chatId!, body),
       }),
@@ -177,7 +178,7 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
   }
 
   routes.push(
-    defineRoute<Id, HistoryQuery>({
+    defineRoute({
       method: 'get',
       path: '/v1/replica/:id/history',
       operationId: 'getReplicaHistory',
@@ -190,7 +191,7 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
       errors: [400, 401, 404],
       handler: ({ actor, params, query }) => service.history.history(actor, params.id, query),
     }),
-    defineRoute<ChatIds>({
+    defineRoute({
       method: 'get',
       path: '/v1/replica/:id/chats/:chatId/slash-commands',
       operationId: 'listReplicaSlashCommands',
@@ -202,7 +203,7 @@ export function replicaChatRoutes(service: ReplicasService): Route[] {
       errors: [400, 401, 404],
       handler: ({ actor, params }) => service.history.slashCommands(actor, params.id, params.chatId),
     }),
-    defineRoute<Id>({
+    defineRoute({
       method: 'get',
       path: '/v1/replica/:id/hooks',
       operationId: 'getReplicaHookLogs',

@@ -24,8 +24,6 @@ export interface ReplicaEventRouteDeps {
 const tag = 'Replicas';
 const RETRY_MS = 3000;
 
-type Id = { id: string };
-
 /**
  * The events stream's wire format: `id:` (the event id, for Last-Event-ID) and one `data:`
  * line with the envelope; no `event:` line. A batch is written only after the client took the
@@ -51,7 +49,7 @@ export function replicaEventRoutes(service: ReplicasService, deps: ReplicaEventR
   const heartbeatMs = deps.heartbeatMs ?? 15_000;
   const logger = deps.logger.child({ component: 'replica-events' });
   return [
-    defineRoute<Id, { after?: string }>({
+    defineRoute({
       method: 'get',
       path: '/v1/replica/:id/events',
       operationId: 'streamReplicaEvents',

@@ -1,29 +1,32 @@
 import { invalid } from '../../domain/errors';
-import { object, successSchema, uuid } from '../../schemas/common';
+import { successSchema } from '../../schemas/common';
 import {
+  createReplicaAnswer,
   createReplicaBody,
   deferredMessageAnswer,
   deferredMessageBody,
+  deferredMessageParams,
+  getReplicaQuery,
   listReplicasQuery,
-  replicaListItemSchema,
+  replicaDetailsAnswer,
+  replicaIdParams as idParams,
+  replicaPage,
+  sendMessageAnswer,
   sendMessageBody,
+  wakeAnswer,
+  workspaceChatParams,
+  workspaceIdParams as workspaceParams,
   workspaceMessageAnswer,
   workspaceMessageBody,
 } from '../../schemas/replicas';
 import {
   serializeReplicaListItem,
-  type CreateReplicaInput,
-  type DeferredMessageInput,
   type ReplicaRow,
   type ReplicasService,
-  type SendMessageInput,
-  type WorkspaceMessageInput,
 } from '../../services/replicas';
 import { defineRoute, type Route } from '../route';
 
 const tag = 'Replica';
-const idParams = object({ id: uuid }, ['id']);
-const workspaceParams = object({ workspaceId: uuid }, ['workspaceId']);
 export const API_VERSION = '2026-05-17';
 
 function serializeDetails(row: ReplicaRow, waking: boolean, chats: Array<Record<string, any>>, environment: unknown | undefined) {
@@ -61,8 +64,8 @@ function serializeDetails(row: ReplicaRow, waking: boolean, chats: Array<Record<
 }
 
 export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTimeoutMs: number }): Route[] {
-  const lifecycleRoute = (path: string, params: Record<string, unknown>, action: 'sleep' | 'archive', key: 'id' | 'workspaceId', opId: string) =>
-    defineRoute<Record<string, string>>({
+  const lifecycleRoute = (path: string, params: typeof idParams | typeof workspaceParams, action: 'sleep' | 'archive', opId: string) =>
+    defineRoute({
       method: 'post',
       path,
       operationId: opId,
@@ -73,13 +76,13 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
       response: { status: 200, description: 'Requested', schema: successSchema },
       errors: [400, 401, 404, 409],
       handler: async ({ actor, params }) => {
-        await replicas[action](actor, params[key]!);
+        await replicas[action](actor, 'id' in params ? params.id : params.workspaceId);
         return { success: true };
       },
     });
 
   return [
-    defineRoute<Record<string, never>, Record<string, never>, CreateReplicaInput>({
+    defineRoute({
       method: 'post',
       path: '/v1/replica',
       operationId: 'createReplica',
@@ -89,7 +92,7 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
       body: createReplicaBody,
       // Up to ten images inline (base64).
       bodyLimit: 'messages',
-      response: { status: 201, description: 'The workspace', schema: object({ replica: replicaListItemSchema }, ['replica']) },
+      response: { status: 201, description: 'The workspace', schema: createReplicaAnswer },
       errors: [400, 401, 403, 404, 409, 503],
       handler: async ({ actor, body, ctx }) => {
         const version = ctx.get('x-api-version');
@@ -99,7 +102,7 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
         return { replica: serializeReplicaListItem(row) };
       },
     }),
-    defineRoute<Record<string, never>, { page: number; limit: number; user_id?: string; source?: string; status?: string }>({
+    defineRoute({
       method: 'get',
       path: '/v1/replica',
       operationId: 'listReplicas',
@@ -107,19 +110,11 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
       tag,
       auth: 'apiKey',
       query: listReplicasQuery,
-      response: {
-        status: 200,
-        description: 'A page of workspaces',
-        schema: {
-          type: 'object',
-          required: ['replicas', 'total', 'page', 'limit', 'total_pages'],
-          properties: { replicas: { type: 'array', items: replicaListItemSchema }, total: { type: 'integer' }, page: { type: 'integer' }, limit: { type: 'integer' }, total_pages: { type: 'integer' } },
-        },
-      },
+      response: { status: 200, description: 'A page of workspaces', schema: replicaPage },
       errors: [400, 401],
       handler: ({ actor, query }) => replicas.list(actor, query),
     }),
-    defineRoute<{ id: string }, { include?: string }>({
+    defineRoute({
       method: 'get',
       path: '/v1/replica/:id',
       operationId: 'getReplica',
@@ -127,8 +122,8 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
       tag,
       auth: 'apiKey',
       params: idParams,
-      query: object({ include: { type: 'string', pattern: '^(environment|diffs)(,(environment|diffs))*$' } }),
-      response: { status: 200, description: 'The workspace', schema: object({ replica: { type: 'object' } }, ['replica']) },
+      query: getReplicaQuery,
+      response: { status: 200, description: 'The workspace', schema: replicaDetailsAnswer },
       errors: [400, 401, 404],
       handler: async ({ actor, params, query }) => {
         const { row, waking, chats } = await replicas.get(actor, params.id);
@@ -137,7 +132,7 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
         return { replica: serializeDetails(row, waking, chats, environment) };
       },
     }),
-    defineRoute<{ id: string }>({
+    defineRoute({
       method: 'delete',
       path: '/v1/replica/:id',
       operationId: 'deleteReplica',
@@ -152,11 +147,11 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
         return { success: true };
       },
     }),
-    lifecycleRoute('/v1/replica/:id/sleep', idParams, 'sleep', 'id', 'sleepReplica'),
-    lifecycleRoute('/v1/replica/:id/archive', idParams, 'archive', 'id', 'archiveReplica'),
-    lifecycleRoute('/v1/workspaces/:workspaceId/sleep', workspaceParams, 'sleep', 'workspaceId', 'sleepWorkspace'),
-    lifecycleRoute('/v1/workspaces/:workspaceId/archive', workspaceParams, 'archive', 'workspaceId', 'archiveWorkspace'),
-    defineRoute<{ id: string }>({
+    lifecycleRoute('/v1/replica/:id/sleep', idParams, 'sleep', 'sleepReplica'),
+    lifecycleRoute('/v1/replica/:id/archive', idParams, 'archive', 'archiveReplica'),
+    lifecycleRoute('/v1/workspaces/:workspaceId/sleep', workspaceParams, 'sleep', 'sleepWorkspace'),
+    lifecycleRoute('/v1/workspaces/:workspaceId/archive', workspaceParams, 'archive', 'archiveWorkspace'),
+    defineRoute({
       method: 'post',
       path: '/v1/replica/:id/wake',
       operationId: 'wakeReplica',
@@ -164,11 +159,11 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
       tag,
       auth: 'apiKey',
       params: idParams,
-      response: { status: 200, description: 'Whether it is waking', schema: object({ success: { const: true }, waking: { type: 'boolean' } }) },
+      response: { status: 200, description: 'Whether it is waking', schema: wakeAnswer },
       errors: [400, 401, 404, 409],
       handler: async ({ actor, params }) => ({ success: true, waking: (await replicas.wake(actor, params.id)).waking }),
     }),
-    defineRoute<{ id: string }, Record<string, never>, SendMessageInput>({
+    defineRoute({
       method: 'post',
       path: '/v1/replica/:id/messages',
       operationId: 'sendReplicaMessage',
@@ -178,22 +173,18 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
       params: idParams,
       body: sendMessageBody,
       bodyLimit: 'messages',
-      response: {
-        status: 200,
-        description: 'Accepted',
-        schema: object({ status: { enum: ['sent', 'queued', 'waking'] }, message_id: uuid, position: { type: ['integer', 'null'] }, chat_id: uuid }),
-      },
+      response: { status: 200, description: 'Accepted', schema: sendMessageAnswer },
       errors: [400, 401, 404, 409],
       handler: ({ actor, params, body }) => replicas.sendMessage(actor, params.id, body),
     }),
-    defineRoute<{ workspaceId: string; chatId: string }, Record<string, never>, WorkspaceMessageInput>({
+    defineRoute({
       method: 'post',
       path: '/v1/workspaces/:workspaceId/chats/:chatId/messages',
       operationId: 'sendWorkspaceChatMessage',
       summary: 'Send a message to a chat of a workspace in any state but archived or error (queued while it prepares or sleeps)',
       tag,
       auth: 'apiKey',
-      params: object({ workspaceId: uuid, chatId: uuid }, ['workspaceId', 'chatId']),
+      params: workspaceChatParams,
       body: workspaceMessageBody,
       bodyLimit: 'messages',
       response: {
@@ -209,14 +200,14 @@ export function replicaRoutes(replicas: ReplicasService, deps: { legacyCreateTim
         return answer;
       },
     }),
-    defineRoute<{ workspaceId: string }, Record<string, never>, DeferredMessageInput>({
+    defineRoute({
       method: 'post',
       path: '/v1/workspaces/:workspaceId/messages/deferred',
       operationId: 'sendDeferredWorkspaceMessage',
       summary: 'Queue a message in a new or given chat and wake the workspace',
       tag,
       auth: 'apiKey',
-      params: object({ workspaceId: uuid }, ['workspaceId']),
+      params: deferredMessageParams,
       body: deferredMessageBody,
       bodyLimit: 'messages',
       response: { status: 202, description: 'Queued; the workspace is waking', schema: deferredMessageAnswer },

@@ -1,11 +1,6 @@
 import type { RepositoriesRepository, RepositoryRow } from '../../db/repositoriesRepository';
-import { object, uuid } from '../../schemas/common';
+import { repositoryListSchema, repositorySetListSchema } from '../../schemas/repositories';
 import { defineRoute, type Route } from '../route';
-
-const repositorySchema = object(
-  { id: uuid, name: { type: 'string' }, url: { type: 'string' }, default_branch: { type: 'string' } },
-  ['id', 'name', 'url', 'default_branch'],
-);
 
 const serialize = (r: RepositoryRow) => ({ id: r.id, name: r.name, url: r.url, default_branch: r.default_branch });
 
@@ -18,11 +13,7 @@ export function repositoryRoutes(repositories: RepositoriesRepository): Route[] 
       summary: "List the organization's connected repositories",
       tag: 'Repository',
       auth: 'apiKey',
-      response: {
-        status: 200,
-        description: 'Repositories',
-        schema: object({ repositories: { type: 'array', items: repositorySchema } }, ['repositories']),
-      },
+      response: { status: 200, description: 'Repositories', schema: repositoryListSchema },
       errors: [401],
       handler: async ({ actor }) => ({ repositories: (await repositories.list(actor.organizationId)).map(serialize) }),
     }),
@@ -33,27 +24,7 @@ export function repositoryRoutes(repositories: RepositoriesRepository): Route[] 
       summary: "List the organization's repository sets",
       tag: 'Repository',
       auth: 'apiKey',
-      response: {
-        status: 200,
-        description: 'Repository sets',
-        schema: object(
-          {
-            repository_sets: {
-              type: 'array',
-              items: object(
-                {
-                  id: uuid,
-                  name: { type: 'string' },
-                  description: { type: ['string', 'null'] },
-                  repositories: { type: 'array', items: repositorySchema },
-                },
-                ['id', 'name', 'description', 'repositories'],
-              ),
-            },
-          },
-          ['repository_sets'],
-        ),
-      },
+      response: { status: 200, description: 'Repository sets', schema: repositorySetListSchema },
       errors: [401],
       handler: async ({ actor }) => ({
         repository_sets: (await repositories.listSets(actor.organizationId)).map((s) => ({

@@ -1,17 +1,7 @@
 /** The Sentry receiver: integration-platform webhooks, signed with the connection's client secret. */
 import { defineRoute, type Route } from '../route';
-import { object } from '../../schemas/common';
+import { sentryAnswer as answer } from '../../schemas/sentry';
 import { SENTRY_LIMIT_BYTES, type SentryIntake } from '../../services/automations/sentryIntake';
-
-const answer = object(
-  {
-    accepted: { type: 'boolean', const: true },
-    matched: { type: 'integer', description: 'Automations the event was recorded for' },
-    duplicate: { type: 'boolean', description: 'The Request-ID was seen before; nothing was recorded again' },
-    ignored: { type: 'string', description: 'Why the delivery triggers nothing' },
-  },
-  ['accepted', 'matched', 'duplicate'],
-);
 
 export function sentryRoutes(intake: SentryIntake): Route[] {
   return [

@@ -8,7 +8,7 @@ const collection = '/v1/environments/:environmentId/skills-registries';
 
 export function skillsRegistryRoutes(registries: SkillsRegistriesService): Route[] {
   return [
-    defineRoute<{ environmentId: string }>({
+    defineRoute({
       method: 'get',
       path: collection,
       operationId: 'listEnvironmentSkillsRegistries',
@@ -20,7 +20,7 @@ export function skillsRegistryRoutes(registries: SkillsRegistriesService): Route
       errors: [400, 401, 403, 404],
       handler: async ({ actor, params }) => ({ registries: await registries.list(actor, params.environmentId) }),
     }),
-    defineRoute<{ environmentId: string }, Record<string, never>, { url: string }>({
+    defineRoute({
       method: 'post',
       path: collection,
       operationId: 'createEnvironmentSkillsRegistry',
@@ -33,7 +33,7 @@ export function skillsRegistryRoutes(registries: SkillsRegistriesService): Route
       errors: [400, 401, 403, 404, 409],
       handler: ({ actor, params, body }) => registries.create(actor, params.environmentId, body.url),
     }),
-    defineRoute<{ environmentId: string; skillsRegistryId: string }>({
+    defineRoute({
       method: 'delete',
       path: `${collection}/:skillsRegistryId`,
       operationId: 'deleteEnvironmentSkillsRegistry',

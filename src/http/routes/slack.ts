@@ -5,7 +5,7 @@
 import { defineRoute, type Route } from '../route';
 import { attachThreadBody, attachThreadResponse, slackEventAnswer } from '../../schemas/slack';
 import { SLACK_EVENTS_LIMIT_BYTES, type SlackReceiver } from '../../services/integrations/slack';
-import type { AttachThreadInput, SlackThreadsService } from '../../services/integrations/slackThreads';
+import type { SlackThreadsService } from '../../services/integrations/slackThreads';
 
 const tag = 'Slack';
 
@@ -30,7 +30,7 @@ export function slackRoutes(receiver: SlackReceiver, threads: SlackThreadsServic
         return receiver.accept({ headers: ctx.headers, body: await readBody({ types: ['application/json'], unverified: true }) });
       },
     }),
-    defineRoute<Record<string, never>, Record<string, never>, AttachThreadInput>({
+    defineRoute({
       method: 'post',
       path: '/v1/slack/threads/attach',
       operationId: 'attachSlackThread',

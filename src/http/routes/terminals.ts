@@ -3,16 +3,11 @@
  * worker; these routes reach them through the terminal client over the event bus.
  */
 import type { Context } from 'koa';
-import { object, successSchema } from '../../schemas/common';
-import { sessionParams, terminalInputBody, terminalSessionSchema, terminalSizeBody, workspaceParams } from '../../schemas/terminals';
+import { successSchema } from '../../schemas/common';
+import { sessionParams, terminalInputBody, terminalSessionEnvelope, terminalSessionList, terminalSizeBody, workspaceParams } from '../../schemas/terminals';
 import type { TerminalService } from '../../services/terminals';
 import { defineRoute, type Route } from '../route';
 import { openSse } from '../sse';
-
-type WorkspaceP = { workspaceId: string };
-type SessionP = { workspaceId: string; sessionId: string };
-type Size = { cols: number; rows: number };
-type Input = { data: string; generation: number; sequence: number };
 
 const tag = 'Terminal';
 const base = '/v1/workspaces/:workspaceId/terminal/sessions';
@@ -26,7 +21,7 @@ function resumeOffset(ctx: Context): number {
 
 export function terminalRoutes(terminals: TerminalService): Route[] {
   return [
-    defineRoute<WorkspaceP>({
+    defineRoute({
       method: 'get',
       path: base,
       operationId: 'listTerminalSessions',
@@ -34,11 +29,11 @@ export function terminalRoutes(terminals: TerminalService): Route[] {
       tag,
       auth: 'apiKey',
       params: workspaceParams,
-      response: { status: 200, description: 'The sessions, oldest first', schema: object({ sessions: { type: 'array', items: terminalSessionSchema } }, ['sessions']) },
+      response: { status: 200, description: 'The sessions, oldest first', schema: terminalSessionList },
       errors: [400, 401, 404, 503],
       handler: async ({ actor, params }) => ({ sessions: await terminals.list(actor, params.workspaceId) }),
     }),
-    defineRoute<WorkspaceP, Record<string, never>, Size>({
+    defineRoute({
       method: 'post',
       path: base,
       operationId: 'createTerminalSession',
@@ -47,11 +42,11 @@ export function terminalRoutes(terminals: TerminalService): Route[] {
       auth: 'apiKey',
       params: workspaceParams,
       body: terminalSizeBody,
-      response: { status: 201, description: 'The new session', schema: object({ session: terminalSessionSchema }, ['session']) },
+      response: { status: 201, description: 'The new session', schema: terminalSessionEnvelope },
       errors: [400, 401, 404, 429, 503],
       handler: async ({ actor, params, body }) => ({ session: await terminals.create(actor, params.workspaceId, body) }),
     }),
-    defineRoute<SessionP, Record<string, never>, Input>({
+    defineRoute({
       method: 'post',
       path: `${base}/:sessionId/input`,
       operationId: 'writeTerminalInput',
@@ -67,7 +62,7 @@ export function terminalRoutes(terminals: TerminalService): Route[] {
         return { success: true };
       },
     }),
-    defineRoute<SessionP, Record<string, never>, Size>({
+    defineRoute({
       method: 'post',
       path: `${base}/:sessionId/resize`,
       operationId: 'resizeTerminalSession',
@@ -83,7 +78,7 @@ export function terminalRoutes(terminals: TerminalService): Route[] {
         return { success: true };
       },
     }),
-    defineRoute<SessionP>({
+    defineRoute({
       method: 'delete',
       path: `${base}/:sessionId`,
       operationId: 'deleteTerminalSession',
@@ -98,7 +93,7 @@ export function terminalRoutes(terminals: TerminalService): Route[] {
         return { success: true };
       },
     }),
-    defineRoute<SessionP>({
+    defineRoute({
       method: 'get',
       path: `${base}/:sessionId/stream`,
       operationId: 'streamTerminalSession',

@@ -1,7 +1,7 @@
 import type { EventBus } from '../../events/bus';
 import { warmWorkspaceChannel, type WarmWorkspaceMessage } from '../../events/warmPoolStream';
 import type { Logger } from '../../logger';
-import { object } from '../../schemas/common';
+import { warmPoolWorkspaceParams } from '../../schemas/warmPoolStream';
 import { serializeWarmPoolWorkspace } from '../../services/hooks';
 import { TERMINAL_WARM_STATUSES, type WarmPoolStreamService } from '../../services/warmPoolStream';
 import { defineRoute, type Route } from '../route';
@@ -12,14 +12,14 @@ const RECHECK_MS = 5000;
 
 export function warmPoolStreamRoutes(stream: WarmPoolStreamService, bus: EventBus, logger: Logger): Route[] {
   return [
-    defineRoute<{ workspaceId: string }>({
+    defineRoute({
       method: 'get',
       path: '/v1/warm-pool-workspaces/:workspaceId/stream',
       operationId: 'streamWarmPoolWorkspace',
       summary: "Follow a warm-pool workspace: its warm hooks' output while warming, then its final record",
       tag: 'Environments',
       auth: 'apiKey',
-      params: object({ workspaceId: { type: 'string', format: 'uuid' } }, ['workspaceId']),
+      params: warmPoolWorkspaceParams,
       raw: true,
       response: {
         status: 200,

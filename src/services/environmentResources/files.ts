@@ -12,16 +12,12 @@ import type { Transaction } from '../../db/transaction';
 import { invalid, conflict } from '../../domain/errors';
 import { FILE_CONTENT_MAX_BYTES, FILE_PATH_MAX } from '../../schemas/environmentResources';
 import type { Actor } from '../../domain/actor';
+import type { FileInput, FilePatch } from '../../schemas/environmentResources';
 import { conflictOn, scopedResource, updatableView, type ResourceContext } from './context';
 import { basename, fileDirectoryClash, normaliseHomePath } from './paths';
 
-export interface FileInput {
-  path: string;
-  content: string;
-  name?: string;
-}
-
-export type FilePatch = Partial<FileInput>;
+/** The bodies' own types, derived from their schemas (src/schemas/environmentResources.ts). */
+export type { FileInput, FilePatch };
 
 const duplicate = conflictOn({
   environment_files_environment_id_path_unique: 'A file with this path already exists in this environment',

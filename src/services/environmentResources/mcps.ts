@@ -4,22 +4,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sealedField } from '../../crypto/sealedFields';
-import type { McpRow, McpTransport, Patch } from '../../db/environmentResourcesRepository';
+import type { McpRow, Patch } from '../../db/environmentResourcesRepository';
 import { invalid } from '../../domain/errors';
 import type { Actor } from '../../domain/actor';
+import type { McpInput, McpPatch } from '../../schemas/environmentResources';
 import { conflictOn, scopedResource, updatableView, type ResourceContext } from './context';
 import { checkedConfig, type McpConfig } from './mcpConfig';
 
 /** Hangar's own MCP servers are injected under this prefix; user servers may not shadow them. */
 export const RESERVED_MCP_PREFIX = 'hangar-';
 
-export interface McpInput {
-  name: string;
-  transport: McpTransport;
-  config: Record<string, unknown>;
-}
-
-export type McpPatch = Partial<McpInput>;
+/** The bodies' own types, derived from their schemas (src/schemas/environmentResources.ts). */
+export type { McpInput, McpPatch };
 
 const duplicate = conflictOn({
   environment_mcps_environment_id_name_unique: 'An MCP server with this name already exists in this environment',

@@ -5,13 +5,11 @@
 import type { SkillRow } from '../../db/environmentResourcesRepository';
 import type { Actor } from '../../domain/actor';
 import type { SkillsCatalog } from '../skillsCatalog';
+import type { SkillInput } from '../../schemas/environmentResources';
 import { conflictOn, scopedResource, updatableView, type ResourceContext } from './context';
 
-export interface SkillInput {
-  name: string;
-  slug: string;
-  source: string;
-}
+/** The body's own type, derived from its schema (src/schemas/environmentResources.ts). */
+export type { SkillInput };
 
 const duplicate = conflictOn({
   environment_skills_environment_id_slug_unique: 'A skill with this slug is already enabled in this environment',

@@ -12,15 +12,11 @@ import type { EnvironmentRow } from '../../db/environmentsRepository';
 import type { Transaction } from '../../db/transaction';
 import { invalid, conflict, forbidden } from '../../domain/errors';
 import type { Actor } from '../../domain/actor';
+import type { VariableInput, VariablePatch } from '../../schemas/environmentResources';
 import { conflictOn, scopedResource, updatableView, type ResourceContext } from './context';
 
-export interface VariableInput {
-  key: string;
-  value: string;
-  personal_override_allowed?: boolean;
-}
-
-export type VariablePatch = Partial<VariableInput>;
+/** The bodies' own types, derived from their schemas (src/schemas/environmentResources.ts). */
+export type { VariableInput, VariablePatch };
 
 const duplicate = conflictOn({
   environment_variables_environment_id_key_unique: 'A variable with this key already exists in this environment',

@@ -16,12 +16,10 @@ import type { Actor } from '../../domain/actor';
 import { conflict, forbidden, invalid, notFound } from '../../domain/errors';
 import type { ThreadRecord } from '../../db/integrationThreadsRepository';
 import { slackThreadKey } from '../../integrations/slack/events';
+import type { AttachThreadInput } from '../../schemas/slack';
 
-export interface AttachThreadInput {
-  channel_id: string;
-  thread_ts: string;
-  workspace_id?: string;
-}
+/** The body's own type, derived from its schema (src/schemas/slack.ts). */
+export type { AttachThreadInput };
 
 const ENGINE = 'engine:';
 

@@ -17,6 +17,7 @@ import type { Logger } from '../../logger';
 import type { Actor } from '../../domain/actor';
 import { BUILTIN_MODELS, type CatalogModel } from '../../agents/builtinModels';
 import { allowedModelIds, isModelAllowed } from '../../domain/agentPolicy';
+import type { CatalogQuery } from '../../schemas/models';
 import { createSwrCache, type Loaded } from './cache';
 import { createProviderClient, type ProviderClient } from './providers';
 import { indexCatalog, pageOf, type IndexedCatalog } from './search';
@@ -34,12 +35,8 @@ const MAX_CACHED_CATALOGS = 10_000;
 /** Recent pages kept per catalog list (clients page through a few searches at a time). */
 const PAGES_PER_CATALOG = 64;
 
-export interface CatalogQuery {
-  source: ModelSource;
-  query?: string;
-  page: number;
-  limit: number;
-}
+/** The query's own type, derived from its schema (src/schemas/models.ts). */
+export type { CatalogQuery };
 
 export interface CatalogPage {
   readonly source: ModelSource;

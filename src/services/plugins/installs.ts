@@ -10,35 +10,15 @@ import type { SecretBox } from '../../crypto/secretBox';
 import type { PluginInstallRow, SecretType } from '../../db/pluginsRepository';
 import { secretProblem } from '../../domain/credentialSecrets';
 import { invalid } from '../../domain/errors';
-import { scopeOf, type Integration, type PluginKind } from '../../domain/plugins';
+import { scopeOf } from '../../domain/plugins';
 import { nativePlugin } from '../../integrations/plugins/catalog';
 import type { NativeCapabilities } from '../../integrations/plugins/native';
 import { isBlockedAddress } from '../../integrations/plugins/proxy';
 import { checkedConfig, type RemoteConfig, type StdioConfig } from '../environmentResources/mcpConfig';
+import type { InstallPluginInput, PluginSecretInput, UpdatePluginInput } from '../../schemas/plugins';
 
-export interface PluginSecretInput {
-  type: SecretType;
-  value: string;
-  header?: string;
-}
-
-export interface InstallPluginInput {
-  slug: string;
-  kind: PluginKind;
-  name?: string;
-  provides?: Integration | null;
-  enabled?: boolean;
-  config?: Record<string, unknown>;
-  secret?: PluginSecretInput;
-}
-
-export interface UpdatePluginInput {
-  name?: string;
-  provides?: Integration | null;
-  enabled?: boolean;
-  config?: Record<string, unknown>;
-  secret?: PluginSecretInput | null;
-}
+/** The bodies' own types, derived from their schemas (src/schemas/plugins.ts). */
+export type { InstallPluginInput, PluginSecretInput, UpdatePluginInput };
 
 /**
  * Headers the proxy sets or passes itself (the protocol's, the transport's, the secret's

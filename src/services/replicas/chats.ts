@@ -11,17 +11,12 @@ import type { ReplicaRow } from '../../db/replicasRepository';
 import type { Actor } from '../../domain/actor';
 import { conflict, notFound } from '../../domain/errors';
 import type { ReplicaEventEmitter } from '../../events/replicaEvents';
+import type { CreateChatInput } from '../../schemas/replicaChats';
 import { accessChat, accessReplica } from './access';
 import { engineChatSummary } from './serialize';
 
-export interface CreateChatInput {
-  provider: string;
-  id?: string;
-  title?: string;
-  parentChatId?: string | null;
-  clientRequestId?: string;
-  createdAt?: string;
-}
+/** The body's own type, derived from its schema (src/schemas/replicaChats.ts). */
+export type { CreateChatInput };
 
 const DELETED_CHATS_SHOWN = 100;
 

@@ -5,17 +5,15 @@
 import type { Repositories } from '../../db';
 import type { ReplicaRow } from '../../db/replicasRepository';
 import type { Actor } from '../../domain/actor';
+import type { HistoryQuery } from '../../schemas/replicaChats';
 import { accessChat, accessReplica } from './access';
 import { serializeHookLog } from './serialize';
 
 /** System events looked at for the newest session start (a turn writes a few: init, retries, hooks). */
 const INIT_LOOKBACK = 50;
 
-export interface HistoryQuery {
-  chat_id?: string;
-  limit: number;
-  offset: number;
-}
+/** The query's own type, derived from its schema (src/schemas/replicaChats.ts). */
+export type { HistoryQuery };
 
 export function createHistoryService(deps: {
   repos: Pick<Repositories, 'replicas' | 'replicaChats' | 'replicaMessages' | 'replicaLogs'>;

@@ -7,7 +7,6 @@
 import type { OutboundPolicy } from '../../integrations/outbound/addressGuard';
 import { CANONICAL_UUID } from '../../domain/inputHygiene';
 import { createReplicaRecord, workspaceInputOf } from '../../core/replicas/createRecord';
-import type { AgentId, ThinkingLevel } from '../../agents/catalog';
 import type { SecretBox } from '../../crypto/secretBox';
 import type { Repositories } from '../../db';
 import type { ReplicaListQuery, ReplicaRow } from '../../db/replicasRepository';
@@ -17,7 +16,8 @@ import { hashEngineSecret } from '../../domain/replicas';
 import type { EventBus } from '../../events/bus';
 import { replicaChannel, type ReplicaEventEmitter } from '../../events/replicaEvents';
 import type { TemporalGateway } from '../../temporal/gateway';
-import { replicaBlobPrefix, type LifecyclePolicy } from '../../../workflows/shared';
+import type { CreateReplicaInput } from '../../schemas/replicas';
+import { replicaBlobPrefix } from '../../../workflows/shared';
 import type { BlobStore } from '../../storage';
 import { accessReplica, isAsleep } from './access';
 import { createChatsService } from './chats';
@@ -29,22 +29,8 @@ import { createMessagesService } from './messages';
 import { createQueueService } from './queue';
 import { serializeReplicaListItem } from './serialize';
 
-export interface CreateReplicaInput {
-  name: string;
-  message: string;
-  environment_id?: string;
-  coding_agent?: AgentId;
-  model?: string;
-  images?: unknown[];
-  lifecycle_policy?: LifecyclePolicy;
-  thinking_level?: ThinkingLevel;
-  plan_mode?: boolean;
-  goal_mode?: boolean;
-  fast_mode?: boolean;
-  size?: 'small' | 'large';
-  config?: Record<string, unknown>;
-  webhook_url?: string | { url: string; secret?: string };
-}
+/** The create body's own type, derived from its schema (src/schemas/replicas.ts). */
+export type { CreateReplicaInput };
 
 export interface ReplicaTimings {
   idleMs: number;

@@ -3,46 +3,21 @@
  * none), the events stream says whether it runs now or waits, and the workspace workflow is
  * told that the chat has work (which also wakes a sleeping workspace).
  */
-import type { AgentId, ThinkingLevel } from '../../agents/catalog';
 import { queueMessage, type ChatChoice, type QueueMessageDeps } from '../../core/replicas/queueMessage';
 import type { Actor } from '../../domain/actor';
 import type { ReplicaRow } from '../../db/replicasRepository';
 import { conflict } from '../../domain/errors';
 import { messageAndModes } from '../../domain/replicas';
 import type { ReplicaEventEmitter } from '../../events/replicaEvents';
+import type { DeferredMessageInput, SendMessageInput, WorkspaceMessageInput } from '../../schemas/replicas';
 import type { TemporalGateway } from '../../temporal/gateway';
 import { accessReplica } from './access';
 
-export interface SendMessageInput {
-  message: string;
-  coding_agent?: AgentId;
-  chat_id?: string;
-  model?: string;
-  images?: unknown[];
-  plan_mode?: boolean;
-  goal_mode?: boolean;
-  fast_mode?: boolean;
-  thinking_level?: ThinkingLevel;
-  senderUserId?: string;
-  senderEmail?: string;
-}
+/** The bodies' own types, derived from their schemas (src/schemas/replicas.ts). */
+export type { DeferredMessageInput, SendMessageInput, WorkspaceMessageInput };
 
-export interface WorkspaceMessageInput {
-  message: string;
-  messageId?: string;
-  model?: string;
-  images?: unknown[];
-  planMode?: boolean;
-  goalMode?: boolean;
-  fastMode?: boolean;
-  thinkingLevel?: ThinkingLevel;
-}
-
-export interface DeferredMessageInput extends WorkspaceMessageInput {
-  provider: AgentId;
-  chatId?: string;
-  generateName?: boolean;
-}
+/** A message as queued: the replica body's fields, and the id a workspace-API client may choose for it. */
+type QueuedMessageInput = SendMessageInput & { message_id?: string };
 
 const snakeCase = (input: WorkspaceMessageInput): SendMessageInput => ({
   message: input.message,
@@ -62,7 +37,7 @@ export function createMessagesService(deps: {
   const { replicas } = deps.repos;
 
   /** Queues a message in the chosen chat of a replica the actor may use, and tells the workflow. */
-  async function accept(row: ReplicaRow, actor: Actor, input: SendMessageInput & { message_id?: string }, choice: ChatChoice) {
+  async function accept(row: ReplicaRow, actor: Actor, input: QueuedMessageInput, choice: ChatChoice) {
     const sent = await queueMessage(deps, row, {
       choice,
       message: input.message,

@@ -5,6 +5,7 @@ import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@
 import { expect } from 'chai';
 import { createApp } from '../../../src/http/app';
 import { defineRoute } from '../../../src/http/route';
+import { object } from '../../../src/schemas/common';
 import { DomainError } from '../../../src/domain/errors';
 import { createLogger } from '../../../src/logger';
 import type { IdentityService } from '../../../src/services/identity';
@@ -21,13 +22,14 @@ describe('http: request spans', () => {
     // Registered as an entry point does, for the context manager and the traceparent propagator.
     provider.register();
     const routes = [
-      defineRoute<{ id: string }>({
+      defineRoute({
         method: 'get',
         path: '/v1/things/:id',
         operationId: 'getThing',
         summary: 'A thing',
         tag: 'test',
         auth: 'none',
+        params: object({ id: { type: 'string' } }, ['id']),
         response: { status: 200, description: 'The thing' },
         errors: [404],
         handler: async ({ params }) => {
