@@ -1,5 +1,14 @@
-/** Polls a condition until it yields a value; errors count as "not yet". */
-export async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 60_000, intervalMs = 100): Promise<T> {
+/**
+ * Polls a condition until it yields a value; errors count as "not yet". Past the deadline the
+ * error says what was awaited, the last error, and what `seen` reports when given.
+ */
+export async function until<T>(
+  what: string,
+  fn: () => Promise<T | undefined | false>,
+  timeoutMs = 60_000,
+  intervalMs = 100,
+  seen?: () => unknown,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
@@ -9,7 +18,10 @@ export async function until<T>(what: string, fn: () => Promise<T | undefined | f
     } catch (err) {
       lastError = err;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+    if (Date.now() > deadline) {
+      const last = seen ? `; last seen: ${JSON.stringify(seen())}` : '';
+      throw new Error(`timed out waiting for ${what}${last}${lastError ? `: ${String(lastError)}` : ''}`);
+    }
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }

@@ -21,6 +21,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type LogEntry, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { workflowBundle } from '../../../src/temporal/worker';
 import { resolveTemporalCli } from '../../../src/toolchain';
+import { until as pollUntil } from '../../support/wait';
 import type { workspaceWorkflow } from '../../../workflows/workspace';
 import {
   hostTaskQueue,
@@ -45,22 +46,8 @@ import type { HeardSignal, signalListener } from './listener';
  * Polls `fn` until it answers a value (not undefined or false), failing after `timeoutMs` with
  * what was awaited and, when given, what was last seen. Errors count as "not yet".
  */
-export async function until<T>(what: string, fn: () => Promise<T | undefined | false>, options: { timeoutMs?: number; seen?: () => unknown } = {}): Promise<T> {
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const value = await fn();
-      if (value !== undefined && value !== false) return value;
-    } catch (err) {
-      lastError = err;
-    }
-    if (Date.now() > deadline) {
-      const seen = options.seen ? `; last seen: ${JSON.stringify(options.seen())}` : '';
-      throw new Error(`timed out waiting for ${what}${seen}${lastError ? `; last error: ${String(lastError)}` : ''}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+export function until<T>(what: string, fn: () => Promise<T | undefined | false>, options: { timeoutMs?: number; seen?: () => unknown } = {}): Promise<T> {
+  return pollUntil(what, fn, options.timeoutMs ?? 60_000, 100, options.seen);
 }
 
 // --- The server ------------------------------------------------------------------------------
