@@ -162,12 +162,12 @@ export function createWarmPoolActivities(deps: WorkspaceActivityDeps & { bus: Ev
           }
           return { hookLogs: out, skillsInstalled: skills.installed };
         });
-        if (!(await warmPools.markReady(entryId, built))) {
+        // The row turns ready only once its followers have been sent every line of output.
+        if (!(await stream.finish('ready', () => warmPools.markReady(entryId, built)))) {
           // Drained while it was being built (the drain announced it).
           await runtime.remove(entryId);
           return { ok: false, entryId, error: 'the pool was drained during the build', ...removals };
         }
-        await stream.status('ready');
         await warmPools.recordSuccess(configId);
         deps.logger.info('warm workspace ready', { configId, entryId, durationMs: Date.now() - startedAt });
         return { ok: true, entryId, ...removals };

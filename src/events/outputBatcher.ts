@@ -21,6 +21,8 @@ export interface OutputBatcher<M> {
   output(chunk: string): void;
   /** Sends pending output, then `message`. */
   send(message: M): void;
+  /** Sends pending output now. */
+  flush(): void;
   /** Resolves when everything sent so far is published (failures go to `onError`). */
   settled(): Promise<void>;
   /** Characters queued and not yet published. */
@@ -82,6 +84,7 @@ export function createOutputBatcher<M>(
       flush();
       publish(message);
     },
+    flush,
     settled: () => chain,
     get backlog() {
       return pending.length + inFlight;

@@ -15,6 +15,13 @@ export interface WarmWorkspacePublisher {
   output(chunk: string): void;
   /** Flushes pending output first, so the status follows the output it ended. */
   status(status: string): Promise<void>;
+  /**
+   * Ends a build: publishes every pending output, then runs `write` (the row's final status),
+   * then announces `status` when `write` says it changed the row. A follower that re-reads the
+   * row and finds it final has been sent all output by then; announced after the write, that
+   * output could still be on its way when the follower sees the row and closes its stream.
+   */
+  finish<T>(status: string, write: () => Promise<T>, changed?: (result: T) => boolean): Promise<T>;
 }
 
 export function createWarmWorkspacePublisher(bus: EventBus, entryId: string, onError: (err: unknown) => void): WarmWorkspacePublisher {
@@ -24,6 +31,13 @@ export function createWarmWorkspacePublisher(bus: EventBus, entryId: string, onE
     async status(status) {
       batcher.send({ t: 'status', status });
       await batcher.settled();
+    },
+    async finish(status, write, changed = (result) => Boolean(result)) {
+      batcher.flush();
+      await batcher.settled();
+      const result = await write();
+      if (changed(result)) await this.status(status);
+      return result;
     },
   };
 }
