@@ -131,8 +131,9 @@ export default tseslint.config(
     },
   },
   {
-    // Mocha loads reporters before tsx is registered: plain CommonJS, linted without types.
-    files: ['test/support/*.cjs'],
+    // Mocha loads its configuration and reporters before tsx is registered: plain CommonJS,
+    // linted without types.
+    files: ['test/support/*.cjs', '.mocharc.cjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, sourceType: 'commonjs' },
   },

@@ -33,8 +33,30 @@ class FileTimesReporter extends Mocha.reporters.Spec {
     this.files = files;
   }
 
+  /**
+   * In a parallel run a file's events arrive all at once when its worker is done with it, so
+   * their times say nothing: the worker's root hooks wrote each file's wall time into the run's
+   * directory (test/support/hooks.ts), and those replace the measured ones.
+   */
+  workerTimes() {
+    const dir = process.env.HANGAR_TEST_RUN_DIR;
+    if (!dir || !this.runner.isParallelMode?.()) return;
+    let lines = [];
+    try {
+      lines = fs.readFileSync(path.join(dir, 'file-times.jsonl'), 'utf8').split('\n').filter(Boolean);
+    } catch {
+      return;
+    }
+    for (const line of lines) {
+      const { file, ms } = JSON.parse(line);
+      const entry = this.files.get(file);
+      if (entry) entry.ms = ms;
+    }
+  }
+
   /** The files by time, slowest first; written out for later reading. */
   report() {
+    this.workerTimes();
     const root = process.cwd();
     const rows = [...this.files].map(([file, t]) => ({ file: path.relative(root, file), seconds: Math.round(t.ms / 100) / 10, tests: t.tests }));
     rows.sort((a, b) => b.seconds - a.seconds);

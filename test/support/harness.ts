@@ -18,14 +18,12 @@ import { createLogger, type Logger } from '../../src/logger';
 import { buildApi, migrate, openDatabase, startWorker, type ApiProcess, type Database, type WorkerProcess } from '../../src/processes';
 import { startTemporalDevServer, type DevServer } from '../../src/temporal/devServer';
 import { resolveTemporalCli } from '../../src/toolchain';
-import { createDocker } from '../../src/sandbox';
-import { workspaceName } from '../../src/sandbox/workspace';
-import { organizationNetworkName } from '../../src/sandbox/network/networks';
 import { startFakeGithub, type FakeGithub } from './fakeGithub';
 import { startFakeSlack, type FakeSlack } from './fakeSlack';
 import { startFakeGitlab, type FakeGitlab } from './fakeGitlab';
 import { startFakeLinear, type FakeLinear } from './fakeLinear';
 import { recordHistories } from './histories';
+import { recordHarness, removeHarnessLeftovers, sharedTemporalAddress, type HarnessRecord } from './testRun';
 
 export interface Harness {
   baseUrl: string;
@@ -72,6 +70,18 @@ export async function withServer<T>(fn: (client: pg.Client) => Promise<T>): Prom
  */
 const EMBEDDED = process.env.HANGAR_TEST_DATABASE === 'embedded';
 
+/** The mocha run's Temporal dev server (never stopped by a harness), or one of the harness's own. */
+async function runOrOwnDevServer(logger: Logger): Promise<DevServer> {
+  const shared = sharedTemporalAddress();
+  if (shared) {
+    const notOwned = async () => undefined;
+    return { address: shared, uiUrl: null, stop: notOwned, kill: notOwned };
+  }
+  const cliPath = resolveTemporalCli();
+  if (!cliPath) throw new Error('no Temporal CLI found: run `npm run setup` first');
+  return startTemporalDevServer({ cliPath, headless: true, logger });
+}
+
 export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness> {
   const dbName = `hangar_test_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   if (!EMBEDDED) await withServer((c) => c.query(`CREATE DATABASE ${dbName}`));
@@ -80,9 +90,9 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
 
   const logs: string[] = [];
   const logger: Logger = createLogger({ level: 'debug', write: (line) => logs.push(line) });
-  const cliPath = resolveTemporalCli();
-  if (!cliPath) throw new Error('no Temporal CLI found: run `npm run setup` first');
-  const temporal = await startTemporalDevServer({ cliPath, headless: true, logger });
+  // Inside a mocha run every harness shares the run's dev server (its own task queue keeps its
+  // work apart); alone (a bench, the fuzz run) a harness starts its own.
+  const temporal = await runOrOwnDevServer(logger);
 
   // The API listens on every interface at a port known before the config is read, so workspace
   // containers reach it (its AI gateway) at the Docker host, as they do in production.
@@ -125,6 +135,15 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     TEMPORAL_ADDRESS: temporal.address,
   };
   const config = loadConfig(settings);
+  const record: HarnessRecord = {
+    database: EMBEDDED ? null : dbName,
+    databaseUrl: EMBEDDED ? null : url.toString(),
+    serverUrl: SERVER_URL,
+    sandboxOwner: settings.HANGAR_SANDBOX_OWNER!,
+    // The shared harness's releases directory too: in a mocha worker nothing else removes it.
+    directories: [settings.HANGAR_DATA_DIR!, ...(settings.HANGAR_RELEASES_DIR ? [settings.HANGAR_RELEASES_DIR] : [])],
+  };
+  const erase = recordHarness(record);
   const database = await openDatabase(config, logger);
   await migrate(database, config);
   let worker: WorkerProcess | null = await startWorker({ config, logger, database, temporalAddress: temporal.address });
@@ -165,30 +184,26 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
       await new Promise((resolve) => server.close(resolve));
       await api.close();
       await worker?.shutdown();
-      // Workspaces deleted near the end may not have been removed yet: leave no container
-      // or volume of this run behind.
-      // Warm-pool workspaces are named after their pool entry.
-      const replicaIds: string[] = [...(await database.db('replicas').pluck('id')), ...(await database.db('warm_pool_workspaces').pluck('id'))];
-      const docker = createDocker();
-      await Promise.all(
-        replicaIds.map(async (id) => {
-          await docker.getContainer(workspaceName(id)).remove({ force: true, v: true }).catch(() => undefined);
-          await docker.getVolume(workspaceName(id)).remove().catch(() => undefined);
-        }),
-      );
-      // And no organization network (the hook sandboxes' network is shared by every run).
-      const organizationIds: string[] = await database.db('organizations').pluck('id');
-      await Promise.all(organizationIds.map((id) => docker.getNetwork(organizationNetworkName(id)).remove().catch(() => undefined)));
+      // Workspaces deleted near the end may not have been removed yet: leave no container,
+      // volume or network of this run behind (warm-pool workspaces are named after their entry).
+      const ids = {
+        workspaces: [...(await database.db('replicas').pluck('id')), ...(await database.db('warm_pool_workspaces').pluck('id'))],
+        organizations: await database.db('organizations').pluck('id'),
+      };
       await database.close();
-      await rm(settings.HANGAR_DATA_DIR!, { recursive: true, force: true });
-      if (process.env.HANGAR_RECORD_HISTORIES) await recordHistories(temporal.address);
+      await removeHarnessLeftovers(record, ids);
+      erase();
+      if (!sharedTemporalAddress() && process.env.HANGAR_RECORD_HISTORIES) await recordHistories(temporal.address);
       await temporal.stop();
-      if (!EMBEDDED) await withServer((c) => c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`));
     },
   };
 }
 
 let current: Harness | null = null;
+
+export function sharedHarnessRunning(): boolean {
+  return current !== null;
+}
 
 export function harness(): Harness {
   if (!current) throw new Error('the integration harness is not running (test/support/hooks.ts starts it)');

@@ -1,13 +1,37 @@
-/** Mocha root hooks: the integration harness starts once for the whole run. */
-import { startSharedHarness, stopSharedHarness } from './harness';
+/**
+ * Mocha's fixtures for the integration suite. The run starts one Temporal dev server
+ * (test/support/testRun.ts). Each process that runs test files starts one harness, on its first
+ * file, and keeps it for the files that follow: with `--parallel` mocha runs the root hooks
+ * around every file in each worker process, and ends its workers with `process.exit`, so a
+ * worker's harness is removed at the run's end from what it wrote down. In one process (a
+ * single file, `--no-parallel`) the harness closes itself after the last file.
+ */
+import { startSharedHarness, stopSharedHarness, sharedHarnessRunning } from './harness';
+import { endTestRun, recordFileTime, startTestRun } from './testRun';
+
+/** Mocha sets this in the processes of a parallel run. */
+const IN_PARALLEL_WORKER = process.env.MOCHA_WORKER_ID !== undefined;
+
+let fileStarted = 0;
+
+export async function mochaGlobalSetup(): Promise<void> {
+  await startTestRun();
+}
+
+export async function mochaGlobalTeardown(): Promise<void> {
+  await endTestRun();
+}
 
 export const mochaHooks = {
   async beforeAll(this: Mocha.Context) {
     this.timeout(180_000);
-    await startSharedHarness();
+    if (!sharedHarnessRunning()) await startSharedHarness();
+    fileStarted = Date.now();
   },
   async afterAll(this: Mocha.Context) {
     this.timeout(60_000);
-    await stopSharedHarness();
+    if (!IN_PARALLEL_WORKER) return stopSharedHarness();
+    const file = this.test?.parent?.suites[0]?.file;
+    if (file) recordFileTime(file, Date.now() - fileStarted);
   },
 };

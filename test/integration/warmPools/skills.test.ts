@@ -41,8 +41,10 @@ describe('warm pools: skills in warm workspaces', function () {
     const base = `/v1/environments/${env.id}`;
     expect((await call('POST', `${base}/skills`, { name: 'Lint', slug: 'lint', source: `github:${owner}/kit/lint` })).status).to.equal(201);
     const configId: string = (await call('PUT', `${base}/warm-pools`, { enabled: true })).body.warm_pool.id;
-    const pool = async () => (await call('GET', `${base}/warm-hooks`)).body.warm_pool;
-    await until('a ready warm workspace', async () => (await pool()).ready_count === 1, 180_000, 250);
+    // The pool's record as last read: what a wait that runs out reports.
+    let lastPool: unknown;
+    const pool = async () => (lastPool = (await call('GET', `${base}/warm-hooks`)).body.warm_pool);
+    await until('a ready warm workspace', async () => (await pool()).ready_count === 1, 180_000, 250, () => lastPool);
     const ready = (await call('GET', `/v1/warm-pools/${configId}/workspaces`)).body.workspaces.find((w: { status: string }) => w.status === 'ready');
     expect(await execInContainer(ready.sandbox_id, 'cat ~/.codex/skills/lint/SKILL.md')).to.equal('lint skill\n');
 
@@ -59,7 +61,7 @@ describe('warm pools: skills in warm workspaces', function () {
 
     // The pool refills with the one skill; then a new skill makes that entry unclaimable:
     // whichever workspace the next replica gets has both.
-    await until('the pool to refill', async () => (await pool()).ready_count === 1, 180_000, 250);
+    await until('the pool to refill', async () => (await pool()).ready_count === 1, 180_000, 250, () => lastPool);
     const refill = (await call('GET', `/v1/warm-pools/${configId}/workspaces`)).body.workspaces.find((w: { status: string }) => w.status === 'ready');
     expect(await execInContainer(refill.sandbox_id, 'ls ~/.claude/skills')).to.equal('lint\n');
     expect((await call('POST', `${base}/skills`, { name: 'Docs', slug: 'docs', source: `github:${owner}/kit/docs` })).status).to.equal(201);

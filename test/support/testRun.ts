@@ -1,0 +1,138 @@
+/**
+ * What one mocha run shares across its worker processes. `npm test` runs files in parallel
+ * (.mocharc.cjs `parallel`, `jobs`): each worker process starts its own harness (database,
+ * API port, task queue, sandbox owner, Redis prefix) the first time one of its files runs, and
+ * all of them use the one Temporal dev server the run starts here. Mocha ends its workers with
+ * `process.exit`, past any hook, so a worker's harness cannot close itself: each harness writes
+ * down what it made in the run's directory, and the run's end removes it (containers, volumes,
+ * networks, the database, its directories). A harness that closes normally erases its record.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type Docker from 'dockerode';
+import { createLogger } from '../../src/logger';
+import { createDocker } from '../../src/sandbox';
+import { LABEL_OWNER } from '../../src/sandbox/docker';
+import { organizationNetworkName } from '../../src/sandbox/network/networks';
+import { workspaceName } from '../../src/sandbox/workspace';
+import { startTemporalDevServer, type DevServer } from '../../src/temporal/devServer';
+import { resolveTemporalCli } from '../../src/toolchain';
+import { recordHistories } from './histories';
+
+const RUN_DIR = 'HANGAR_TEST_RUN_DIR';
+const TEMPORAL = 'HANGAR_TEST_TEMPORAL_ADDRESS';
+
+/** What a harness made that outlives its process. */
+export interface HarnessRecord {
+  /** Its database on the PostgreSQL server; null on the embedded database. */
+  database: string | null;
+  /** The URL of that database. */
+  databaseUrl: string | null;
+  /** The server's default database, where it is dropped from. */
+  serverUrl: string;
+  sandboxOwner: string;
+  directories: string[];
+}
+
+let devServer: DevServer | null = null;
+
+/** Mocha's global setup: the run's directory and its Temporal dev server, for every worker. */
+export async function startTestRun(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'hangar-test-run-'));
+  const cliPath = resolveTemporalCli();
+  if (!cliPath) throw new Error('no Temporal CLI found: run `npm run setup` first');
+  devServer = await startTemporalDevServer({ cliPath, headless: true, logger: createLogger({ level: 'warn' }) });
+  // Worker processes are forked after global setup and inherit these.
+  process.env[RUN_DIR] = dir;
+  process.env[TEMPORAL] = devServer.address;
+}
+
+/** Mocha's global teardown: whatever the workers' harnesses left, then the dev server. */
+export async function endTestRun(): Promise<void> {
+  const dir = process.env[RUN_DIR];
+  if (dir) {
+    const records = readdirSync(dir).filter((name) => name.startsWith('harness-'));
+    for (const name of records) {
+      const record = JSON.parse(readFileSync(join(dir, name), 'utf8')) as HarnessRecord;
+      await removeHarnessLeftovers(record, await recordedIds(record));
+    }
+  }
+  if (devServer && process.env.HANGAR_RECORD_HISTORIES) await recordHistories(devServer.address);
+  await devServer?.stop();
+  devServer = null;
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  delete process.env[RUN_DIR];
+  delete process.env[TEMPORAL];
+}
+
+/** The run's Temporal dev server, when a harness runs inside one (else it starts its own). */
+export function sharedTemporalAddress(): string | null {
+  return process.env[TEMPORAL] || null;
+}
+
+/** Writes down what a harness made; the returned function erases the record once it is cleaned. */
+export function recordHarness(record: HarnessRecord): () => void {
+  const dir = process.env[RUN_DIR];
+  if (!dir) return () => undefined;
+  const file = join(dir, `harness-${process.pid}-${randomBytes(4).toString('hex')}.json`);
+  writeFileSync(file, JSON.stringify(record));
+  return () => rmSync(file, { force: true });
+}
+
+/** The ids whose containers, volumes and networks a harness's workspaces and organizations made. */
+export interface HarnessIds {
+  workspaces: string[];
+  organizations: string[];
+}
+
+async function recordedIds(record: HarnessRecord): Promise<HarnessIds> {
+  if (!record.databaseUrl) return { workspaces: [], organizations: [] };
+  const client = new pg.Client({ connectionString: record.databaseUrl });
+  try {
+    await client.connect();
+    const workspaces = await client.query<{ id: string }>('SELECT id FROM replicas UNION ALL SELECT id FROM warm_pool_workspaces');
+    const organizations = await client.query<{ id: string }>('SELECT id FROM organizations');
+    return { workspaces: workspaces.rows.map((r) => r.id), organizations: organizations.rows.map((r) => r.id) };
+  } catch {
+    return { workspaces: [], organizations: [] };
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * Leaves nothing of a harness behind: its workspaces' containers and volumes (named after the
+ * workspace), its organizations' networks, its sandbox containers (labelled with its owner),
+ * its database and its directories. The hook sandboxes' network is shared by every run.
+ */
+export async function removeHarnessLeftovers(record: HarnessRecord, ids: HarnessIds, docker: Docker = createDocker()): Promise<void> {
+  await Promise.all(
+    ids.workspaces.map(async (id) => {
+      await docker.getContainer(workspaceName(id)).remove({ force: true, v: true }).catch(() => undefined);
+      await docker.getVolume(workspaceName(id)).remove().catch(() => undefined);
+    }),
+  );
+  const sandboxes = await docker.listContainers({ all: true, filters: { label: [`${LABEL_OWNER}=${record.sandboxOwner}`] } }).catch(() => []);
+  await Promise.all(sandboxes.map((c) => docker.getContainer(c.Id).remove({ force: true, v: true }).catch(() => undefined)));
+  await Promise.all(ids.organizations.map((id) => docker.getNetwork(organizationNetworkName(id)).remove().catch(() => undefined)));
+  if (record.database) {
+    const client = new pg.Client({ connectionString: record.serverUrl });
+    await client.connect();
+    try {
+      await client.query(`DROP DATABASE IF EXISTS ${record.database} WITH (FORCE)`);
+    } finally {
+      await client.end();
+    }
+  }
+  await Promise.all(record.directories.map((dir) => rm(dir, { recursive: true, force: true })));
+}
+
+/** One test file's wall time in a worker process (parallel mode), for the reporter. */
+export function recordFileTime(file: string, ms: number): void {
+  const dir = process.env[RUN_DIR];
+  if (dir) appendFileSync(join(dir, 'file-times.jsonl'), JSON.stringify({ file, ms }) + '\n');
+}
