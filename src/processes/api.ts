@@ -16,18 +16,18 @@ import { allRoutes } from '../http/routes';
 import type { Logger } from '../logger';
 import { createTerminalClient } from '../terminals';
 import { createServices, type Services } from '../services';
-import { connectTemporal, createTemporalGateway, type TemporalGateway } from '../temporal/gateway';
+import { connectTemporal, createWorkflowControl, type WorkflowControl } from '../temporal/workflowControl';
 import { verifySearchAttributes } from '../temporal/searchAttributes';
 import type { Database } from '../db/database';
 import type { Tracing } from '../tracing';
 import { createPreviewProxy, type PreviewProxy } from '../http/previewProxy';
 import { DEFAULT_PREVIEW_DOMAIN, hostName } from '../domain/previews';
-import { closingOnError, gatewayOptions } from './shared';
+import { closingOnError, workflowControlOptions } from './shared';
 
 export interface ApiProcess {
   app: Koa;
   services: Services;
-  temporal: TemporalGateway;
+  temporal: WorkflowControl;
   /**
    * Serves on `server`: preview traffic (a Host under the preview domain, WebSocket upgrades
    * included) goes to the preview proxy, an old `/preview/…` link to a redirect, everything
@@ -49,7 +49,7 @@ export async function buildApi(options: { config: Config; logger: Logger; databa
   const { config, logger, database, tracing } = options;
   const connection = await connectTemporal(options.temporalAddress);
   if (config.temporalSearchAttributes) await verifySearchAttributes(connection, config.temporalNamespace).catch(closingOnError(connection));
-  const temporal = createTemporalGateway(connection, gatewayOptions(config, tracing));
+  const temporal = createWorkflowControl(connection, workflowControlOptions(config, tracing));
   const terminalClient = createTerminalClient({ bus: database.bus, logger: logger.child({ component: 'terminals' }) });
   const services = createServices({ repos: database.repos, bus: database.bus, secretBox: createSecretBox(config.encryptionKeys), temporal, terminalClient, config, logger });
   const routes = allRoutes({

@@ -17,7 +17,7 @@ import { createReplicaEventEmitter } from '../events/replicaEvents';
 import { createCredentialResolver } from '../agents/credentials';
 import { createTerminalManager } from '../terminals';
 import { workspaceKey } from '../domain/replicas';
-import { createTemporalGateway } from '../temporal/gateway';
+import { createWorkflowControl } from '../temporal/workflowControl';
 import { verifySearchAttributes } from '../temporal/searchAttributes';
 import { connectWorker, createHangarWorker } from '../temporal/worker';
 import type { Database } from '../db/database';
@@ -26,7 +26,7 @@ import { createSlackThreadAdapter } from '../integrations/slack/adapter';
 import { createSlackWebApi } from '../integrations/slack/webApi';
 import { createLinearThreadAdapter } from '../integrations/linear/adapter';
 import { createCodeHostingThreadAdapters } from '../../activities/codeHostingThreads';
-import { closingOnError, gatewayOptions } from './shared';
+import { closingOnError, workflowControlOptions } from './shared';
 import { hostTaskQueue } from '../../workflows/shared';
 import { startHostHeartbeat } from '../temporal/hostHeartbeat';
 import { sweepRetiredWarmContainers } from './warmPoolSweep';
@@ -68,11 +68,11 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
     ownerId: config.sandboxOwner,
     logger: logger.child({ component: 'sandbox' }),
   });
-  // One connection: the worker polls on it, and its gateway starts the workflows the inbox
+  // One connection: the worker polls on it, and its workflow control starts the workflows the inbox
   // sweeper finds unstarted and stops a deleted automation's workflows.
   const connection = await connectWorker(options.temporalAddress, logger, config.metrics.temporalAddress);
   if (config.temporalSearchAttributes) await verifySearchAttributes(connection, config.temporalNamespace).catch(closingOnError(connection));
-  const temporal = createTemporalGateway(connection, gatewayOptions(config, tracing));
+  const temporal = createWorkflowControl(connection, workflowControlOptions(config, tracing));
   const hostId = config.workerHostId;
   const hostQueue = hostTaskQueue(config.taskQueue, hostId);
   const worker = await createHangarWorker({

@@ -6,7 +6,7 @@ import type { Repositories } from '../db';
 import type { EventBus } from '../events/bus';
 import { createReplicaEventEmitter } from '../events/replicaEvents';
 import type { Logger } from '../logger';
-import type { TemporalGateway } from '../temporal/gateway';
+import type { WorkflowControl } from '../temporal/workflowControl';
 import type { TerminalClient } from '../terminals/client';
 import { createAiGateway } from '../gateway';
 import { automationEnvironmentReferenceCheck, createAutomationsService } from './automations';
@@ -49,7 +49,7 @@ import { openPresenceStore } from '../presence';
 import { createSentryIntake } from './automations/sentryIntake';
 import { createLinearReceiver } from './integrations/linear';
 
-export function createServices(deps: { repos: Repositories; bus: EventBus; secretBox: SecretBox; temporal: TemporalGateway; terminalClient: TerminalClient; config: Config; logger: Logger }) {
+export function createServices(deps: { repos: Repositories; bus: EventBus; secretBox: SecretBox; temporal: WorkflowControl; terminalClient: TerminalClient; config: Config; logger: Logger }) {
   const { repos, bus, secretBox, temporal, config, logger } = deps;
   const events = createReplicaEventEmitter(repos.replicaEvents, bus);
   const repositories = repos.codeRepositories;

@@ -8,14 +8,14 @@
 import type { Repositories } from '../../db';
 import { invalid } from '../../domain/errors';
 import type { ThreadDispatcher } from '../../integrations/threads/types';
-import type { TemporalGateway } from '../../temporal/gateway';
+import type { WorkflowControl } from '../../temporal/workflowControl';
 import type { ThreadEventInput } from '../../../workflows/shared';
 
 const DELIVERY_ID = /^[A-Za-z0-9._:-]{1,200}$/;
 
 export function createThreadDispatcher(deps: {
   repos: Pick<Repositories, 'transact' | 'automationInbox'>;
-  temporal: Pick<TemporalGateway, 'startThreadEvent'>;
+  temporal: Pick<WorkflowControl, 'startThreadEvent'>;
 }): ThreadDispatcher {
   /** One delivery may concern several organizations (a repository connected twice): each gets its own. */
   async function dispatch(provider: string, organizationId: string, deliveryId: string, input: ThreadEventInput): Promise<{ duplicate: boolean }> {
