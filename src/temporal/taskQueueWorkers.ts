@@ -1,6 +1,7 @@
 /**
- * The Temporal worker: workflows bundled once from `workflows/index.ts`, activities built
- * from real dependencies by their factories.
+ * The worker process's Temporal workers, one per task queue (the shared queue and this host's
+ * own): workflows bundled once from `workflows/index.ts`, activities built from real
+ * dependencies by their factories.
  */
 import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor, makeWorkflowExporter } from '@temporalio/interceptors-opentelemetry';

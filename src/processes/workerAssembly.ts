@@ -19,7 +19,7 @@ import { createTerminalManager } from '../terminals';
 import { workspaceKey } from '../domain/replicas';
 import { createWorkflowControl } from '../temporal/workflowControl';
 import { verifySearchAttributes } from '../temporal/searchAttributes';
-import { connectWorker, createHangarWorker } from '../temporal/worker';
+import { connectWorker, createHangarWorker } from '../temporal/taskQueueWorkers';
 import type { Database } from '../db/database';
 import type { Tracing } from '../tracing';
 import { createSlackThreadAdapter } from '../integrations/slack/adapter';
