@@ -25,7 +25,7 @@ import type { Tracing } from '../tracing';
 import { createSlackThreadAdapter } from '../integrations/slack/adapter';
 import { createSlackWebApi } from '../integrations/slack/webApi';
 import { createLinearThreadAdapter } from '../integrations/linear/adapter';
-import { createCodeHostingThreadAdapters } from '../../activities/codeHostingThreads';
+import { createCodeHostingThreadAdapters } from '../integrations/codeHosting/threadAdapters';
 import { closingOnError, workflowControlOptions } from './shared';
 import { hostTaskQueue } from '../../workflows/shared';
 import { startHostHeartbeat } from '../temporal/hostHeartbeat';

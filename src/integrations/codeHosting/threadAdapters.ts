@@ -9,18 +9,18 @@
  * its `instance_url` through the outbound policy); an organization without one answers with the
  * deployment's `HANGAR_GITLAB_TOKEN` (a deployment of one organization, as before connections).
  */
-import { sealedField } from '../src/crypto/sealedFields';
-import type { SecretBox } from '../src/crypto/secretBox';
-import type { Repositories } from '../src/db';
-import { normaliseRepositoryUrl, repositoryPathOf, type CodeHostingProvider } from '../src/integrations/codeHosting/events';
-import { pullRequestOfUrl, rekeyThread, type PullRequestBinder } from '../src/integrations/codeHosting/threads';
-import { createGithubApi, type GithubApiConfig } from '../src/integrations/github/api';
-import { createGithubThreadAdapter } from '../src/integrations/github/threadAdapter';
-import { createGitlabApi, GitlabApiError, type GitlabApi, type GitlabApiConfig } from '../src/integrations/gitlab/api';
-import { createGitlabThreadAdapter } from '../src/integrations/gitlab/threadAdapter';
-import type { ThreadAdapter, ThreadBinding } from '../src/integrations/threads/types';
-import type { OutboundPolicy } from '../src/integrations/outbound/addressGuard';
-import type { Logger } from '../src/logger';
+import { sealedField } from '../../crypto/sealedFields';
+import type { SecretBox } from '../../crypto/secretBox';
+import type { Repositories } from '../../db';
+import { normaliseRepositoryUrl, repositoryPathOf, type CodeHostingProvider } from './events';
+import { pullRequestOfUrl, rekeyThread, type PullRequestBinder } from './threads';
+import { createGithubApi, type GithubApiConfig } from '../github/api';
+import { createGithubThreadAdapter } from '../github/threadAdapter';
+import { createGitlabApi, GitlabApiError, type GitlabApi, type GitlabApiConfig } from '../gitlab/api';
+import { createGitlabThreadAdapter } from '../gitlab/threadAdapter';
+import type { ThreadAdapter, ThreadBinding } from '../threads/types';
+import type { OutboundPolicy } from '../outbound/addressGuard';
+import type { Logger } from '../../logger';
 
 type Repos = Pick<Repositories, 'transact' | 'integrationThreads' | 'codeRepositories' | 'connections'>;
 
