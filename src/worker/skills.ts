@@ -4,13 +4,13 @@
  * not a `github:` source, missing, no SKILL.md, too big, too slow — is left out with a
  * warning: provisioning goes on, and the replica's record lists only what was written.
  */
-import { effectiveSkills, parseSkillSource, SKILL_ENTRY_FILE, SKILL_LIMITS, skillHomeFiles, type EnvironmentSkill, type SkillLimits } from '../src/agents/skills';
-import type { Repositories } from '../src/db';
-import type { GithubContentsClient } from '../src/integrations/github/contents';
-import { fetchContentsTree } from '../src/integrations/github/contentsTree';
-import { discoverRegistrySkills } from '../src/integrations/github/skillsRegistry';
-import type { Logger } from '../src/logger';
-import type { WorkspaceFile } from '../src/sandbox/workspace';
+import { effectiveSkills, parseSkillSource, SKILL_ENTRY_FILE, SKILL_LIMITS, skillHomeFiles, type EnvironmentSkill, type SkillLimits } from '../agents/skills';
+import type { Repositories } from '../db';
+import type { GithubContentsClient } from '../integrations/github/contents';
+import { fetchContentsTree } from '../integrations/github/contentsTree';
+import { discoverRegistrySkills } from '../integrations/github/skillsRegistry';
+import type { Logger } from '../logger';
+import type { WorkspaceFile } from '../sandbox/workspace';
 
 export interface SkillsInstall {
   /** Home files for every CLI's skills directory, to write before the environment's own files. */

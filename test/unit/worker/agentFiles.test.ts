@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { checkedArgv, fileSums, STALE_FILES_MARKER } from '../../../activities/agentFiles';
+import { checkedArgv, fileSums, STALE_FILES_MARKER } from '../../../src/worker/agentFiles';
 
 const sha = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 

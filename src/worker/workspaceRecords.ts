@@ -6,14 +6,14 @@
  * workflow afterwards.
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import type { AgentId, ThinkingLevel } from '../src/agents/catalog';
-import { createReplicaRecord, workspaceInputOf, type ReplicaRecordDeps } from '../src/core/replicas/createRecord';
-import { queueMessage, type QueueMessageDeps } from '../src/core/replicas/queueMessage';
-import type { Transaction } from '../src/db';
-import type { ReplicaRow } from '../src/db/replicasRepository';
-import type { Actor } from '../src/domain/actor';
-import { DomainError } from '../src/domain/errors';
-import type { WorkspaceInput } from '../workflows/shared';
+import type { AgentId, ThinkingLevel } from '../agents/catalog';
+import { createReplicaRecord, workspaceInputOf, type ReplicaRecordDeps } from '../core/replicas/createRecord';
+import { queueMessage, type QueueMessageDeps } from '../core/replicas/queueMessage';
+import type { Transaction } from '../db';
+import type { ReplicaRow } from '../db/replicasRepository';
+import type { Actor } from '../domain/actor';
+import { DomainError } from '../domain/errors';
+import type { WorkspaceInput } from '../../workflows/shared';
 
 export interface WorkspaceRecordDeps {
   repos: ReplicaRecordDeps['repos'] & QueueMessageDeps['repos'];

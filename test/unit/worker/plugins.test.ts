@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { pluginMcpServers } from '../../../activities/plugins';
+import { pluginMcpServers } from '../../../src/worker/plugins';
 import { parseEncryptionKeys } from '../../../src/config';
 import { createSecretBox, generateEncryptionKey } from '../../../src/crypto/secretBox';
 import { sealedField } from '../../../src/crypto/sealedFields';

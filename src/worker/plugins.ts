@@ -5,12 +5,12 @@
  * plugin's own secret stays in Hangar, which adds it when it forwards. A stdio plugin, which
  * carries no secret, runs in the container as configured.
  */
-import type { McpServer } from '../src/agents/adapters';
-import { sealedField } from '../src/crypto/sealedFields';
-import type { SecretBox } from '../src/crypto/secretBox';
-import type { Repositories } from '../src/db';
-import type { ReplicaRow } from '../src/db/replicasRepository';
-import { effectivePlugins, pluginServerName } from '../src/domain/plugins';
+import type { McpServer } from '../agents/adapters';
+import { sealedField } from '../crypto/sealedFields';
+import type { SecretBox } from '../crypto/secretBox';
+import type { Repositories } from '../db';
+import type { ReplicaRow } from '../db/replicasRepository';
+import { effectivePlugins, pluginServerName } from '../domain/plugins';
 
 export type PluginServerDeps = { repos: Pick<Repositories, 'plugins'>; secretBox: SecretBox; workspaceApiUrl: string };
 

@@ -7,16 +7,16 @@
  * workflow history.
  */
 import { createHash } from 'node:crypto';
-import type { AgentSettings, McpServer } from '../src/agents/adapters';
-import type { EnvironmentSkill } from '../src/agents/skills';
-import { sealedField } from '../src/crypto/sealedFields';
-import type { SecretBox } from '../src/crypto/secretBox';
-import type { Repositories } from '../src/db';
-import type { EnvironmentRow } from '../src/db/environmentsRepository';
-import type { SkillsRegistryRow } from '../src/db/skillsRegistriesRepository';
-import type { HookKind } from '../src/db/hooksRepository';
-import { EnvironmentGoneError, inheritedHookChain, resolveLayers, type ResolvedEnvironment, type ResolvedHook } from '../src/domain/resolution';
-import type { WorkspaceFile } from '../src/sandbox/workspace';
+import type { AgentSettings, McpServer } from '../agents/adapters';
+import type { EnvironmentSkill } from '../agents/skills';
+import { sealedField } from '../crypto/sealedFields';
+import type { SecretBox } from '../crypto/secretBox';
+import type { Repositories } from '../db';
+import type { EnvironmentRow } from '../db/environmentsRepository';
+import type { SkillsRegistryRow } from '../db/skillsRegistriesRepository';
+import type { HookKind } from '../db/hooksRepository';
+import { EnvironmentGoneError, inheritedHookChain, resolveLayers, type ResolvedEnvironment, type ResolvedHook } from '../domain/resolution';
+import type { WorkspaceFile } from '../sandbox/workspace';
 import { layeredSkills } from './skills';
 
 type ResolutionDeps = { repos: Pick<Repositories, 'environments' | 'environmentResources'>; secretBox: SecretBox };
@@ -29,7 +29,7 @@ export interface EnvironmentSetup {
   resolved: ResolvedWorkspaceEnvironment;
   env: Record<string, string>;
   files: WorkspaceFile[];
-  /** The skills to fetch and install (`activities/skills.ts`): named here, fetched by the caller. */
+  /** The skills to fetch and install (`./skills.ts`): named here, fetched by the caller. */
   skills: EnvironmentSkill[];
   /** Skills registries of the layers, the environment's own first; their skills are discovered when fetched. */
   registries: SkillsRegistry[];

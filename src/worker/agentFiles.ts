@@ -7,8 +7,8 @@
  * workspace between turns is therefore still replaced before the next turn.
  */
 import { createHash } from 'node:crypto';
-import type { AgentFile } from '../src/agents/adapters';
-import { prepareWorkspaceFiles } from '../src/sandbox/workspace/files';
+import type { AgentFile } from '../agents/adapters';
+import { prepareWorkspaceFiles } from '../sandbox/workspace/files';
 
 /** Printed (alone on stdout) by the check when the files must be written first. */
 export const STALE_FILES_MARKER = 'hangar:agent-files-stale';
