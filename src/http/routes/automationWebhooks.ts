@@ -10,7 +10,7 @@ import type { ReadBodyOptions, Route, RouteInput } from '../route';
 import { defineRoute } from '../route';
 import { parseIdempotencyKey } from '../../domain/idempotency';
 import { acceptedSchema, codeHostingAnswer, customWebhookParams } from '../../schemas/automationWebhooks';
-import { CUSTOM_WEBHOOK_LIMIT_BYTES, type AutomationIntake, type WebhookRequest } from '../../services/automations/intake';
+import { CUSTOM_WEBHOOK_LIMIT_BYTES, type AutomationIntake, type WebhookRequest } from '../../services/receivers/automationWebhooks';
 
 const tag = 'Automation webhooks';
 /** GitHub sends either, as the hook's "content type" says. */

@@ -4,8 +4,8 @@
  */
 import { defineRoute, type Route } from '../route';
 import { attachThreadBody, attachThreadResponse, slackEventAnswer } from '../../schemas/slack';
-import { SLACK_EVENTS_LIMIT_BYTES, type SlackReceiver } from '../../services/integrations/slack';
-import type { SlackThreadsService } from '../../services/integrations/slackThreads';
+import { SLACK_EVENTS_LIMIT_BYTES, type SlackReceiver } from '../../services/receivers/slack';
+import type { SlackThreadsService } from '../../services/receivers/slackThreads';
 
 const tag = 'Slack';
 

@@ -9,7 +9,7 @@
 import type { AutomationsRepository } from '../../db/automationsRepository';
 import type { SlackTrigger } from '../../domain/automations/rules';
 import { slackMessageDebounceKey, type SlackMessage } from '../../integrations/slack/events';
-import type { AutomationInbox, InboxItem } from './inbox';
+import type { AutomationInbox, InboxItem } from '../automations/inbox';
 
 /**
  * Deliveries are remembered under this provider name in the inbox's delivery table, apart from

@@ -1,18 +1,18 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { parseEncryptionKeys } from '../../../src/config';
-import { createSecretBox, generateEncryptionKey } from '../../../src/crypto/secretBox';
-import type { SealedConnectionRow } from '../../../src/db/connectionsRepository';
-import type { ThreadRecord } from '../../../src/db/integrationThreadsRepository';
-import { DomainError } from '../../../src/domain/errors';
-import type { InboundThreadMessage, ThreadClosed } from '../../../src/integrations/threads/types';
-import { createLogger } from '../../../src/logger';
-import { createLinearReceiver } from '../../../src/services/integrations/linear';
-import { linearConnectionRow, startFakeLinear, type FakeLinear, type FakeLinearWorkspace } from '../../support/fakeLinear';
+import { parseEncryptionKeys } from '../../../../src/config';
+import { createSecretBox, generateEncryptionKey } from '../../../../src/crypto/secretBox';
+import type { SealedConnectionRow } from '../../../../src/db/connectionsRepository';
+import type { ThreadRecord } from '../../../../src/db/integrationThreadsRepository';
+import { DomainError } from '../../../../src/domain/errors';
+import type { InboundThreadMessage, ThreadClosed } from '../../../../src/integrations/threads/types';
+import { createLogger } from '../../../../src/logger';
+import { createLinearReceiver } from '../../../../src/services/receivers/linear';
+import { linearConnectionRow, startFakeLinear, type FakeLinear, type FakeLinearWorkspace } from '../../../support/fakeLinear';
 
 const box = createSecretBox(parseEncryptionKeys(generateEncryptionKey('t')));
 
-describe('services/integrations/linear receiver', () => {
+describe('services/receivers/linear receiver', () => {
   let linear: FakeLinear;
   let ws: FakeLinearWorkspace;
   let connection: SealedConnectionRow;

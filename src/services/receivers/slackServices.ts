@@ -8,7 +8,7 @@ import type { Repositories } from '../../db';
 import type { ThreadDispatcher } from '../../integrations/threads/types';
 import type { Logger } from '../../logger';
 import type { AutomationInbox } from '../automations/inbox';
-import { createSlackAutomationIntake } from '../automations/slackIntake';
+import { createSlackAutomationIntake } from './slackAutomationIntake';
 import { createSlackReceiver } from './slack';
 import { createSlackThreadsService } from './slackThreads';
 

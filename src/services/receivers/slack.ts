@@ -38,7 +38,7 @@ import {
 } from '../../integrations/slack/events';
 import { slackTimestampFresh, verifySlackSignature } from '../../integrations/slack/signature';
 import type { InboundThreadMessage, ThreadDispatcher } from '../../integrations/threads/types';
-import type { SlackAutomationIntake } from '../automations/slackIntake';
+import type { SlackAutomationIntake } from './slackAutomationIntake';
 import { PayloadError } from '../../integrations/payloadError';
 
 /** Slack's event payloads are a few kilobytes; this is generous. */

@@ -1,14 +1,14 @@
 /** The Slack receiver's decisions, with its repositories, dispatcher and automation intake stubbed. */
 import { expect } from 'chai';
-import { parseEncryptionKeys } from '../../../src/config';
-import { createSecretBox, generateEncryptionKey } from '../../../src/crypto/secretBox';
-import { sealedField } from '../../../src/crypto/sealedFields';
-import type { SealedConnectionRow } from '../../../src/db/connectionsRepository';
-import { DomainError } from '../../../src/domain/errors';
-import { slackSignature } from '../../../src/integrations/slack/signature';
-import type { InboundThreadMessage } from '../../../src/integrations/threads/types';
-import { createLogger } from '../../../src/logger';
-import { createSlackReceiver } from '../../../src/services/integrations/slack';
+import { parseEncryptionKeys } from '../../../../src/config';
+import { createSecretBox, generateEncryptionKey } from '../../../../src/crypto/secretBox';
+import { sealedField } from '../../../../src/crypto/sealedFields';
+import type { SealedConnectionRow } from '../../../../src/db/connectionsRepository';
+import { DomainError } from '../../../../src/domain/errors';
+import { slackSignature } from '../../../../src/integrations/slack/signature';
+import type { InboundThreadMessage } from '../../../../src/integrations/threads/types';
+import { createLogger } from '../../../../src/logger';
+import { createSlackReceiver } from '../../../../src/services/receivers/slack';
 
 const secretBox = createSecretBox(parseEncryptionKeys(generateEncryptionKey('unit')));
 const NOW = 1_700_000_000;
@@ -29,7 +29,7 @@ function connection(team: string, secret: string, org: string): SealedConnection
   };
 }
 
-describe('services/integrations/slack receiver', () => {
+describe('services/receivers/slack receiver', () => {
   const conns = [connection('T1', 'secret-one', 'org-1'), connection('T2', 'secret-two', 'org-2')];
   let dispatched: InboundThreadMessage[];
   let fired: Array<{ organizationId: string; deliveryId: string; channel: string }>;

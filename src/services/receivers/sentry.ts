@@ -17,8 +17,8 @@ import { DomainError, invalid } from '../../domain/errors';
 import type { Logger } from '../../logger';
 import { parseSentryEvent, sentryInstallationUuid, sentryOrganizationSlug, verifySentrySignature } from '../../integrations/sentry/events';
 import { createSignedDeliveryOpener, header } from '../../core/receivers/signedDelivery';
-import type { AutomationInbox, InboxItem } from './inbox';
-import type { CodeHostingAnswer, WebhookRequest } from './intake';
+import type { AutomationInbox, InboxItem } from '../automations/inbox';
+import type { CodeHostingAnswer, WebhookRequest } from './automationWebhooks';
 import { PayloadError } from '../../integrations/payloadError';
 
 /** Sentry's payloads are event JSON with stack frames; a few MB at most. */

@@ -4,14 +4,14 @@
  * token while the deployment has exactly one organization.
  */
 import { expect } from 'chai';
-import { parseEncryptionKeys } from '../../../src/config';
-import { createLookupHashes, GITLAB_WEBHOOK_TOKEN_PURPOSE } from '../../../src/crypto/lookupHashes';
-import { sealedField } from '../../../src/crypto/sealedFields';
-import { createSecretBox, generateEncryptionKey } from '../../../src/crypto/secretBox';
-import type { SealedConnectionRow } from '../../../src/db/connectionsRepository';
-import { DomainError } from '../../../src/domain/errors';
-import { createLogger } from '../../../src/logger';
-import { createGitlabSenders } from '../../../src/services/integrations/gitlabSenders';
+import { parseEncryptionKeys } from '../../../../src/config';
+import { createLookupHashes, GITLAB_WEBHOOK_TOKEN_PURPOSE } from '../../../../src/crypto/lookupHashes';
+import { sealedField } from '../../../../src/crypto/sealedFields';
+import { createSecretBox, generateEncryptionKey } from '../../../../src/crypto/secretBox';
+import type { SealedConnectionRow } from '../../../../src/db/connectionsRepository';
+import { DomainError } from '../../../../src/domain/errors';
+import { createLogger } from '../../../../src/logger';
+import { createGitlabSenders } from '../../../../src/services/receivers/gitlabSenders';
 
 const oldKeys = parseEncryptionKeys(generateEncryptionKey('old'));
 const keys = [...parseEncryptionKeys(generateEncryptionKey('new')), ...oldKeys];
@@ -66,7 +66,7 @@ async function refusal(promise: Promise<unknown>): Promise<DomainError> {
   return err as DomainError;
 }
 
-describe('services/integrations/gitlab senders', () => {
+describe('services/receivers/gitlab senders', () => {
   it("names the organization whose connection's token it is, under the active key or an older one", async () => {
     const { resolver, queries } = senders([row('c-a', 'org-a', 'token-of-org-a-0001'), row('c-b', 'org-b', 'token-of-org-b-0002', oldKeys)], ['org-a', 'org-b']);
     expect(await resolver.resolve('token-of-org-a-0001')).to.deep.equal({ kind: 'connection', organizations: [{ organizationId: 'org-a', connectionId: 'c-a' }] });

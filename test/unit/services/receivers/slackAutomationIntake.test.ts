@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import type { InboxItem } from '../../../src/services/automations/inbox';
-import { createSlackAutomationIntake, SLACK_AUTOMATION_DELIVERIES } from '../../../src/services/automations/slackIntake';
-import type { SlackMessage } from '../../../src/integrations/slack/events';
+import type { InboxItem } from '../../../../src/services/automations/inbox';
+import { createSlackAutomationIntake, SLACK_AUTOMATION_DELIVERIES } from '../../../../src/services/receivers/slackAutomationIntake';
+import type { SlackMessage } from '../../../../src/integrations/slack/events';
 
 const slack = (config: Record<string, unknown>) => ({ type: 'slack', config: { event: 'message', channel_ids: [], group_thread_replies: true, ...config } });
 
-describe('services/automations/slackIntake', () => {
+describe('services/receivers/slackAutomationIntake', () => {
   const message: SlackMessage = { eventType: 'message', teamId: 'T1', channelId: 'C1', channelType: 'channel', user: 'U1', authorTeamId: 'T1', text: 'deploy <@U2>', ts: '1700000000.000300', threadTs: '1700000000.000100' };
 
   it("records the message for the organization's automations watching the channel, keyed per thread", async () => {

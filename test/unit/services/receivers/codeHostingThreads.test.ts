@@ -3,15 +3,15 @@
  * repositories and a dispatcher that records what it is handed.
  */
 import { expect } from 'chai';
-import type { Repositories } from '../../../src/db';
-import type { OrganizationSettingsRow } from '../../../src/db/organizationSettingsRepository';
-import type { RepositoryRow } from '../../../src/db/repositoriesRepository';
-import type { InboundThreadMessage, ThreadBinding, ThreadClosed } from '../../../src/integrations/threads/types';
-import { createLogger } from '../../../src/logger';
-import { createCodeHostingThreads } from '../../../src/services/integrations/codeHostingThreads';
-import type { GitlabSender } from '../../../src/services/integrations/gitlabSenders';
-import { githubPullRequest } from '../../support/codeHosting';
-import { githubCheckRun, githubIssue, githubIssueComment, gitlabNote, gitlabPipeline } from '../../support/mentionDeliveries';
+import type { Repositories } from '../../../../src/db';
+import type { OrganizationSettingsRow } from '../../../../src/db/organizationSettingsRepository';
+import type { RepositoryRow } from '../../../../src/db/repositoriesRepository';
+import type { InboundThreadMessage, ThreadBinding, ThreadClosed } from '../../../../src/integrations/threads/types';
+import { createLogger } from '../../../../src/logger';
+import { createCodeHostingThreads } from '../../../../src/services/receivers/codeHostingThreads';
+import type { GitlabSender } from '../../../../src/services/receivers/gitlabSenders';
+import { githubPullRequest } from '../../../support/codeHosting';
+import { githubCheckRun, githubIssue, githubIssueComment, gitlabNote, gitlabPipeline } from '../../../support/mentionDeliveries';
 
 const REPO = 'acme/app';
 

@@ -29,7 +29,7 @@ import {
   verifyLinearSignature,
 } from '../../integrations/linear/webhook';
 import { createSignedDeliveryOpener, header } from '../../core/receivers/signedDelivery';
-import type { WebhookRequest } from '../automations/intake';
+import type { WebhookRequest } from './automationWebhooks';
 
 /** Linear's deliveries are small JSON documents. */
 export const LINEAR_LIMIT_BYTES = 1024 * 1024;

@@ -19,9 +19,9 @@ import { isExcludedActor, normaliseRepositoryUrl, type CodeHostingEvent } from '
 import { githubSignatureClaim, parseGithubEvent, verifyGithubSignature } from '../../integrations/github/events';
 import { streamingHmacSha256 } from '../../crypto/hmac';
 import { parseGitlabEvent } from '../../integrations/gitlab/events';
-import type { CodeHostingThreads } from '../integrations/codeHostingThreads';
-import type { GitlabSender, GitlabSenders } from '../integrations/gitlabSenders';
-import type { AutomationInbox, InboxItem } from './inbox';
+import type { CodeHostingThreads } from './codeHostingThreads';
+import type { GitlabSender, GitlabSenders } from './gitlabSenders';
+import type { AutomationInbox, InboxItem } from '../automations/inbox';
 import { PayloadError } from '../../integrations/payloadError';
 
 /** The custom webhook's body limit (interop §10.4). */
