@@ -1,7 +1,7 @@
 /** The Linear receiver: data-change webhooks signed with the connection's webhook secret. */
-import { defineRoute, type Route } from '../route';
-import { linearAnswer as answer } from '../../schemas/linear';
-import { LINEAR_LIMIT_BYTES, type LinearReceiver } from '../../services/receivers/linear';
+import { defineRoute, type Route } from '../../route';
+import { linearAnswer as answer } from '../../../schemas/linear';
+import { LINEAR_LIMIT_BYTES, type LinearReceiver } from '../../../services/receivers/linear';
 
 export function linearRoutes(receiver: LinearReceiver): Route[] {
   return [

@@ -1,7 +1,7 @@
 /** The Sentry receiver: integration-platform webhooks, signed with the connection's client secret. */
-import { defineRoute, type Route } from '../route';
-import { sentryAnswer as answer } from '../../schemas/sentry';
-import { SENTRY_LIMIT_BYTES, type SentryIntake } from '../../services/receivers/sentry';
+import { defineRoute, type Route } from '../../route';
+import { sentryAnswer as answer } from '../../../schemas/sentry';
+import { SENTRY_LIMIT_BYTES, type SentryIntake } from '../../../services/receivers/sentry';
 
 export function sentryRoutes(intake: SentryIntake): Route[] {
   return [

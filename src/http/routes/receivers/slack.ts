@@ -2,10 +2,10 @@
  * Slack: the Events API receiver (signed by the connection's signing secret, its own raw body
  * and size limit, no API key) and thread attachment (interop §9).
  */
-import { defineRoute, type Route } from '../route';
-import { attachThreadBody, attachThreadResponse, slackEventAnswer } from '../../schemas/slack';
-import { SLACK_EVENTS_LIMIT_BYTES, type SlackReceiver } from '../../services/receivers/slack';
-import type { SlackThreadsService } from '../../services/receivers/slackThreads';
+import { defineRoute, type Route } from '../../route';
+import { attachThreadBody, attachThreadResponse, slackEventAnswer } from '../../../schemas/slack';
+import { SLACK_EVENTS_LIMIT_BYTES, type SlackReceiver } from '../../../services/receivers/slack';
+import type { SlackThreadsService } from '../../../services/receivers/slackThreads';
 
 const tag = 'Slack';
 

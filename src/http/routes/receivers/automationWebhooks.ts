@@ -5,12 +5,12 @@
  * headers can tell has been checked: a refused delivery is answered without reading its body.
  */
 import type { Context } from 'koa';
-import { refuseDeclaredOverLimit } from '../body';
-import type { ReadBodyOptions, Route, RouteInput } from '../route';
-import { defineRoute } from '../route';
-import { parseIdempotencyKey } from '../../domain/idempotency';
-import { acceptedSchema, codeHostingAnswer, customWebhookParams } from '../../schemas/automationWebhooks';
-import { CUSTOM_WEBHOOK_LIMIT_BYTES, type AutomationIntake, type WebhookRequest } from '../../services/receivers/automationWebhooks';
+import { refuseDeclaredOverLimit } from '../../body';
+import type { ReadBodyOptions, Route, RouteInput } from '../../route';
+import { defineRoute } from '../../route';
+import { parseIdempotencyKey } from '../../../domain/idempotency';
+import { acceptedSchema, codeHostingAnswer, customWebhookParams } from '../../../schemas/automationWebhooks';
+import { CUSTOM_WEBHOOK_LIMIT_BYTES, type AutomationIntake, type WebhookRequest } from '../../../services/receivers/automationWebhooks';
 
 const tag = 'Automation webhooks';
 /** GitHub sends either, as the hook's "content type" says. */
