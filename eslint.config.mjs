@@ -1,5 +1,6 @@
-// Lint holds the layering of docs/architecture.md: knex only in src/db; activities and workflows
-// never reach into the API (src/services, src/http); use cases both processes run live in
+// Lint holds the layering of docs/architecture.md: knex only in src/db; activities, what they
+// share (src/worker) and workflows never reach into the API (src/services, src/http), nor the
+// API into src/worker; use cases both processes run live in
 // src/core, which reaches neither; the domain is pure; the configuration imports no sandbox
 // code; and workflow code stays deterministic, importing only @temporalio/workflow, its own
 // files, pure src/domain modules and types. Everything gets the type-aware basics (no floating
@@ -35,9 +36,10 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [noKnex] }] },
   },
   {
-    // Use cases sit below HTTP: they raise domain errors and never see a request.
+    // Use cases sit below HTTP: they raise domain errors and never see a request. Nor do they
+    // load the worker's code (an API process never does).
     files: ['src/services/**/*.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [noKnex], patterns: [below('http')] }] },
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [noKnex], patterns: [below('http', 'worker')] }] },
   },
   {
     // The core holds each use case both processes run (the API's services and the worker's
@@ -50,7 +52,7 @@ export default tseslint.config(
         {
           paths: [noKnex, { name: '@temporalio/activity', message: 'The core knows no Temporal; an activity maps its errors.' }],
           patterns: [
-            below('services', 'http', 'temporal'),
+            below('services', 'http', 'temporal', 'worker'),
             { regex: '^(\\.\\./)+activities(/|$)', message: 'The core is below the activities (docs/architecture.md).' },
             { regex: '^(\\.\\./)+workflows/', message: 'The core imports workflow types only.', allowTypeImports: true },
           ],
@@ -61,19 +63,19 @@ export default tseslint.config(
   {
     // Repositories run SQL for whoever calls them; they know nothing of the layers above.
     files: ['src/db/**/*.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [below('core', 'services', 'http', 'temporal')] }] },
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [below('core', 'services', 'http', 'temporal', 'worker')] }] },
   },
   {
     // The domain is pure rules: no database, no HTTP, no use cases, no Temporal.
     files: ['src/domain/**/*.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [noKnex], patterns: [below('db', 'core', 'services', 'http', 'temporal')] }] },
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [noKnex], patterns: [below('db', 'core', 'services', 'http', 'temporal', 'worker')] }] },
   },
   {
     // The configuration reads the environment for every process; it sits below what it
     // configures, so it never imports the sandbox, the database, the core, use cases, HTTP or
     // Temporal (what they share with it lives in src/config or src/domain).
     files: ['src/config/**/*.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [noKnex], patterns: [below('sandbox', 'db', 'core', 'services', 'http', 'temporal')] }] },
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [noKnex], patterns: [below('sandbox', 'db', 'core', 'services', 'http', 'temporal', 'worker')] }] },
   },
   {
     // The MCP server is a client of the HTTP API: it reaches data only through the API's routes,
@@ -104,6 +106,23 @@ export default tseslint.config(
         {
           paths: [noKnex],
           patterns: [{ regex: '^(\\.\\./)+src/(services|http)(/|$)', message: 'Activities use domain, db, sandbox, agents and integrations, never src/services or src/http.' }],
+        },
+      ],
+    },
+  },
+  {
+    // What the activity groups share that is not an activity (a workspace's setup from its
+    // environment, the workspace records the worker writes) is worker code like them.
+    files: ['src/worker/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [noKnex],
+          patterns: [
+            below('services', 'http'),
+            { regex: '^(\\.\\./)+activities(/|$)', message: 'src/worker is below the activity groups that use it (docs/architecture.md).' },
+          ],
         },
       ],
     },

@@ -17,7 +17,7 @@ import type { AutomationRow } from '../src/db/automationsRepository';
 import { normaliseConfig } from '../src/domain/automations/rules';
 import { groupedMessageId, runPrompt, runWorkspaceId } from '../src/domain/automations/run';
 import type { RunWorkspace } from '../workflows/shared';
-import type { WorkspaceRecords } from './workspaceRecords';
+import type { WorkspaceRecords } from '../src/worker/workspaceRecords';
 
 export interface AutomationRunActivityDeps {
   repos: Pick<Repositories, 'replicas' | 'automationExecutions' | 'automations'>;

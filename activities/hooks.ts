@@ -12,7 +12,7 @@ import { createHookStreamPublisher, type HookStreamPublisher } from '../src/even
 import type { Logger } from '../src/logger';
 import { SandboxImageMissingError, SandboxInputError, type SandboxRuntime } from '../src/sandbox';
 import { FailureTypes, type HookTestInput, type HookTestResult } from '../workflows/shared';
-import { inheritedHooks, resolveEnvironment } from './environmentSetup';
+import { inheritedHooks, resolveEnvironment } from '../src/worker/environmentSetup';
 
 export interface HookActivityDeps {
   repos: Pick<Repositories, 'environments' | 'environmentResources' | 'hooks'>;

@@ -26,7 +26,7 @@ import { createHostActivities } from './hosts';
 import { createWarmPoolActivities } from './warmPool';
 import { createThreadActivities } from './threads';
 import { createWorkspaceActivities, type CredentialResolver } from './workspace';
-import { createWorkspaceRecords } from './workspaceRecords';
+import { createWorkspaceRecords } from '../src/worker/workspaceRecords';
 import type { ThreadAdapter } from '../src/integrations/threads/types';
 
 export interface ActivityDeps {

@@ -13,7 +13,7 @@ import type { IdentityProvider } from '../src/db/connectionsRepository';
 import type { InboundThreadMessage, ThreadAdapter, ThreadBinding, ThreadClosed, ThreadProvider, ThreadRouting } from '../src/integrations/threads/types';
 import type { Logger } from '../src/logger';
 import type { LifecyclePolicy, LifecycleRequest, WorkspaceInput } from '../workflows/shared';
-import type { WorkspaceRecords } from './workspaceRecords';
+import type { WorkspaceRecords } from '../src/worker/workspaceRecords';
 
 export interface ThreadActivityDeps {
   repos: Pick<Repositories, 'transact' | 'replicas' | 'replicaMessages' | 'integrationThreads' | 'connections' | 'identity' | 'environments' | 'organizationSettings'>;

@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import { snapshotRepositories } from '../src/domain/replicas';
-import { environmentSetup, hookChain, PROFILE_HOOK_SCRIPT, type WarmHookLog } from './environmentSetup';
-import { fetchSkills, withRegistrySkills } from './skills';
+import { environmentSetup, hookChain, PROFILE_HOOK_SCRIPT, type WarmHookLog } from '../src/worker/environmentSetup';
+import { fetchSkills, withRegistrySkills } from '../src/worker/skills';
 import type { EventBus } from '../src/events/bus';
 import { announceWarmWorkspaceStatus, createWarmWorkspacePublisher } from '../src/events/warmPoolStream';
 import { HOOK_LOG_PREVIEW, heartbeating, type WorkspaceActivityDeps } from './workspace';

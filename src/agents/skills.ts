@@ -2,7 +2,7 @@
  * Environment skills as the coding agents find them: where each CLI looks for skills in the
  * home, how a skill's `source` names a GitHub directory, which skill of a workspace's layers
  * wins, and the limits a fetched skill must fit. Pure: fetching is the worker's
- * (`activities/skills.ts` over `src/integrations/github/skillTree.ts`).
+ * (`src/worker/skills.ts` over `src/integrations/github/contentsTree.ts`).
  */
 import type { AgentId } from './catalog';
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig, requireProductionSettings } from '../config';
 import { createLogger } from '../logger';
 import { migrate, openDatabase } from '../db/database';
-import { buildApi } from '../processes/api';
+import { buildApi } from '../processes/apiAssembly';
 import { startTracing } from '../tracing';
 import { onShutdown } from './shutdown';
 

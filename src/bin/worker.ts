@@ -3,7 +3,7 @@ import { loadConfig, requireProductionSettings } from '../config';
 import { createLogger } from '../logger';
 import { startMetricsServer } from '../metrics/server';
 import { migrate, openDatabase } from '../db/database';
-import { startWorker } from '../processes/worker';
+import { startWorker } from '../processes/workerAssembly';
 import { startTracing } from '../tracing';
 import { onShutdown } from './shutdown';
 

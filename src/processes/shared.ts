@@ -2,7 +2,7 @@
 import type { Config } from '../config';
 import type { Tracing } from '../tracing';
 
-export const gatewayOptions = (config: Config, tracing: Tracing | undefined) => ({
+export const workflowControlOptions = (config: Config, tracing: Tracing | undefined) => ({
   namespace: config.temporalNamespace,
   taskQueue: config.taskQueue,
   searchAttributes: config.temporalSearchAttributes,

@@ -8,7 +8,7 @@ import type { Repositories } from '../db';
 import type { HookRow } from '../db/hooksRepository';
 import type { WarmPoolRow, WarmPoolStats, WarmPoolWorkspaceRow } from '../db/warmPoolsRepository';
 import { notFound } from '../domain/errors';
-import type { TemporalGateway } from '../temporal/gateway';
+import type { WorkflowControl } from '../temporal/workflowControl';
 import { accessThroughEnvironment, type EnvironmentsService } from './environments';
 import type { Actor } from '../domain/actor';
 
@@ -65,7 +65,7 @@ export const serializeWarmPoolWorkspace = (row: WarmPoolWorkspaceRow) => ({
 export function createHooksService(deps: {
   repos: Pick<Repositories, 'transact' | 'hooks' | 'warmPools'>;
   environments: Pick<EnvironmentsService, 'access'>;
-  temporal: Pick<TemporalGateway, 'warmPoolChanged' | 'runHookTest'>;
+  temporal: Pick<WorkflowControl, 'warmPoolChanged' | 'runHookTest'>;
   warmPoolSize?: number;
 }) {
   const { repos, environments, temporal } = deps;

@@ -15,7 +15,7 @@ import type { Actor } from '../domain/actor';
 import { invalid, notFound } from '../domain/errors';
 import { LINK_DEFAULT_SECONDS, LINK_PARAM, LINK_PURPOSE, type PreviewOrigins, previewUrl, SESSION_PURPOSE } from '../domain/previews';
 import type { ReplicaEventEmitter } from '../events/replicaEvents';
-import type { TemporalGateway } from '../temporal/gateway';
+import type { WorkflowControl } from '../temporal/workflowControl';
 import { accessReplica, isAsleep } from './replicas/access';
 
 export interface PreviewView {
@@ -28,7 +28,7 @@ export interface PreviewView {
 export interface PreviewsDeps {
   repos: Pick<Repositories, 'previews' | 'replicas'>;
   events: ReplicaEventEmitter;
-  temporal: Pick<TemporalGateway, 'requestLifecycle'>;
+  temporal: Pick<WorkflowControl, 'requestLifecycle'>;
   links: SignedLinks;
   /** Checks a member's API key (the identity service's bearer check). */
   authenticate(authorization: string): Promise<Actor>;

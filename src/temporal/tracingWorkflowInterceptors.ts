@@ -1,7 +1,7 @@
 /**
- * Not a workflow: the workflow interceptors module of the traced bundle (src/temporal/worker.ts
- * bundles it with the workflows; it runs inside the workflow sandbox, so it imports nothing but
- * the SDK and the OpenTelemetry interceptors package).
+ * Not a workflow: the workflow interceptors module of the traced bundle
+ * (src/temporal/taskQueueWorkers.ts bundles it with the workflows; it runs inside the workflow
+ * sandbox, so it imports nothing but the SDK and the OpenTelemetry interceptors package).
  *
  * It is the package's own interceptors, with one change. Inside the sandbox `Math.random` is the
  * workflow's deterministic random stream, and OpenTelemetry draws every trace and span id from

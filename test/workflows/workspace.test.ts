@@ -6,7 +6,7 @@
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { expect } from 'chai';
-import { workflowBundle } from '../../src/temporal/worker';
+import { workflowBundle } from '../../src/temporal/taskQueueWorkers';
 import { ApplicationFailure } from '@temporalio/common';
 import { WARM_POOL_SIGNALS, WORKSPACE_SIGNALS, warmPoolWorkflowId, type WorkspaceState } from '../../workflows/shared';
 import { gate, sdkLogs, startServer, until, WorkspaceTest } from './support/workspaceHarness';

@@ -9,7 +9,7 @@ import { environmentResourceRoutes } from './environmentResources';
 import { accountRoutes } from './account';
 import { aiGatewayRoutes } from './aiGateway';
 import { automationRoutes } from './automations';
-import { automationWebhookRoutes } from './automationWebhooks';
+import { automationWebhookRoutes } from './receivers/automationWebhooks';
 import { credentialsRoutes } from './credentials';
 import { environmentRoutes } from './environments';
 import { hookRoutes } from './hooks';
@@ -30,11 +30,11 @@ import { previewRoutes } from './previews';
 import { pluginRoutes } from './plugins';
 import { connectionRoutes } from './connections';
 import { consoleRoutes } from './console';
-import { slackRoutes } from './slack';
+import { slackRoutes } from './receivers/slack';
 import { presenceRoutes } from './presence';
 import { organizationEventRoutes } from './organizationEvents';
-import { sentryRoutes } from './sentry';
-import { linearRoutes } from './linear';
+import { sentryRoutes } from './receivers/sentry';
+import { linearRoutes } from './receivers/linear';
 import { mcpRoutes } from './mcp';
 
 export function allRoutes(deps: {

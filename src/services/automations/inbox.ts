@@ -23,7 +23,7 @@ import type { InboxAutomation } from '../../db/automationsRepository';
 import { DomainError } from '../../domain/errors';
 import { isUniqueViolation } from '../../db/errors';
 import type { Logger } from '../../logger';
-import type { TemporalGateway } from '../../temporal/gateway';
+import type { WorkflowControl } from '../../temporal/workflowControl';
 import type { DebounceWindowInput } from '../../../workflows/shared';
 
 /** `null`: the automation is gone or disabled, and the event was not recorded. */
@@ -59,7 +59,7 @@ type Start = () => Promise<void>;
 
 export function createAutomationInbox(deps: {
   repos: Pick<Repositories, 'transact' | 'automations' | 'automationExecutions' | 'automationInbox'>;
-  temporal: Pick<TemporalGateway, 'startAutomationRun' | 'startDebounceWindow'>;
+  temporal: Pick<WorkflowControl, 'startAutomationRun' | 'startDebounceWindow'>;
   logger: Logger;
   startWaitMs?: number;
 }) {

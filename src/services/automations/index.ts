@@ -13,7 +13,7 @@ import { hashWebhookToken } from '../../domain/automations/events';
 import { checkCrossFieldRules, cronMirror, normaliseConfig, normaliseTriggers } from '../../domain/automations/rules';
 import { forbidden, notFound } from '../../domain/errors';
 import { automationRuns } from '../../metrics';
-import type { TemporalGateway } from '../../temporal/gateway';
+import type { WorkflowControl } from '../../temporal/workflowControl';
 import type { EnvironmentReferenceCheck } from '../environments';
 import type { GithubPullRequestReader } from '../../integrations/github/pulls';
 import { createPullRequestContext, type ManualPullRequest } from './pullRequestContext';
@@ -42,7 +42,7 @@ export function createAutomationsService(deps: {
   secretBox: SecretBox;
   isModelAllowed(organizationId: string, agent: AgentId, model: string): Promise<boolean>;
   /** Starts `run/{executionId}` workflows (manual triggers). */
-  temporal: Pick<TemporalGateway, 'startAutomationRun' | 'automationChanged' | 'startAutomationCleanup'>;
+  temporal: Pick<WorkflowControl, 'startAutomationRun' | 'automationChanged' | 'startAutomationCleanup'>;
   /** How long a manual trigger waits for its run to record the workspace id. */
   triggerWaitMs?: number;
   /** Told after every committed create, update and delete (event routing caches listen). */

@@ -28,7 +28,7 @@ import {
   type MediaKind,
 } from '../../domain/media';
 import { BlobRangeError, BlobTooLargeError, type BlobStore } from '../../storage';
-import type { TemporalGateway } from '../../temporal/gateway';
+import type { WorkflowControl } from '../../temporal/workflowControl';
 import { mediaBlobKey } from '../../../workflows/shared';
 import { accessReplica } from '../replicas/access';
 
@@ -38,7 +38,7 @@ export type Disposition = 'attachment' | 'inline';
 export interface MediaDeps {
   repos: Pick<Repositories, 'replicas' | 'media'>;
   blobs: BlobStore;
-  temporal: Pick<TemporalGateway, 'canvas'>;
+  temporal: Pick<WorkflowControl, 'canvas'>;
   links: SignedLinks;
   limits: { maxBytes: number; linkDefaultSeconds: number; linkMaxSeconds: number };
   /** The service's public URL; links use the request's origin without it. */

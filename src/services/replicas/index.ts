@@ -15,7 +15,7 @@ import { conflict, invalid, notFound, unauthenticated } from '../../domain/error
 import { hashEngineSecret } from '../../domain/replicas';
 import type { EventBus } from '../../events/bus';
 import { replicaChannel, type ReplicaEventEmitter } from '../../events/replicaEvents';
-import type { TemporalGateway } from '../../temporal/gateway';
+import type { WorkflowControl } from '../../temporal/workflowControl';
 import type { CreateReplicaInput } from '../../schemas/replicas';
 import { replicaBlobPrefix } from '../../../workflows/shared';
 import type { BlobStore } from '../../storage';
@@ -57,7 +57,7 @@ export interface ReplicasDeps {
     | 'modelCatalog'
   >;
   secretBox: SecretBox;
-  temporal: Pick<TemporalGateway, 'startWorkspace' | 'requestLifecycle' | 'requestWork'>;
+  temporal: Pick<WorkflowControl, 'startWorkspace' | 'requestLifecycle' | 'requestWork'>;
   events: ReplicaEventEmitter;
   bus: EventBus;
   timings: ReplicaTimings;

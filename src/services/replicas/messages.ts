@@ -10,7 +10,7 @@ import { conflict } from '../../domain/errors';
 import { messageAndModes } from '../../domain/replicas';
 import type { ReplicaEventEmitter } from '../../events/replicaEvents';
 import type { DeferredMessageInput, SendMessageInput, WorkspaceMessageInput } from '../../schemas/replicas';
-import type { TemporalGateway } from '../../temporal/gateway';
+import type { WorkflowControl } from '../../temporal/workflowControl';
 import { accessReplica } from './access';
 
 /** The bodies' own types, derived from their schemas (src/schemas/replicas.ts). */
@@ -32,7 +32,7 @@ const snakeCase = (input: WorkspaceMessageInput): SendMessageInput => ({
 export function createMessagesService(deps: {
   repos: QueueMessageDeps['repos'];
   events: ReplicaEventEmitter;
-  temporal: Pick<TemporalGateway, 'requestWork'>;
+  temporal: Pick<WorkflowControl, 'requestWork'>;
 }) {
   const { replicas } = deps.repos;
 

@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { createAutomationCheckActivities } from '../../../activities/automationChecks';
 import { createAutomationEventActivities } from '../../../activities/automationEvents';
 import { createAutomationRunActivities } from '../../../activities/automationRuns';
-import { createWorkspaceRecords } from '../../../activities/workspaceRecords';
+import { createWorkspaceRecords } from '../../../src/worker/workspaceRecords';
 import { createGithubChecksClient } from '../../../src/integrations/github/checks';
 import { createAutomationInbox } from '../../../src/services/automations/inbox';
 import { createLogger } from '../../../src/logger';

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { resolveEnvironment } from '../../../activities/environmentSetup';
+import { resolveEnvironment } from '../../../src/worker/environmentSetup';
 import { createSecretBox } from '../../../src/crypto/secretBox';
 import { sealedField } from '../../../src/crypto/sealedFields';
 import { harness } from '../../support/harness';

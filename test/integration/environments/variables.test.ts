@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { resolveEnvironment } from '../../../activities/environmentSetup';
+import { resolveEnvironment } from '../../../src/worker/environmentSetup';
 import { createSecretBox } from '../../../src/crypto/secretBox';
 import { harness } from '../../support/harness';
 import { as, errorOf, newOrg } from '../../support/http';

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { expect } from 'chai';
-import { workflowBundle } from '../../../src/temporal/worker';
+import { workflowBundle } from '../../../src/temporal/taskQueueWorkers';
 import { startEntryProcess, stopEntryProcess, type EntryProcess } from '../../support/entryProcess';
 import { harness } from '../../support/harness';
 import { newOrg } from '../../support/http';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { fetchSkills } from '../../../activities/skills';
+import { fetchSkills } from '../../../src/worker/skills';
 import { effectiveSkills, parseSkillSource, SKILL_DIRS, SKILL_LIMITS, skillHomeFiles } from '../../../src/agents/skills';
 import type { GithubContentsClient, RepositoryContents } from '../../../src/integrations/github/contents';
 import { createLogger } from '../../../src/logger';

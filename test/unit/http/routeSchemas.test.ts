@@ -8,7 +8,8 @@ import { expect } from 'chai';
  */
 describe('http: route files declare no schema of their own', () => {
   const dir = join(__dirname, '..', '..', '..', 'src', 'http', 'routes');
-  const files = readdirSync(dir).filter((name) => name.endsWith('.ts'));
+  // With the receivers' routes in routes/receivers/.
+  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts'));
 
   // JSON Schema's own type keywords; the event payloads routes send (`type: 'output'`) use none.
   const schemaType = /\btype:\s*(\[\s*)?'(object|array|string|integer|number|boolean|null)'/;

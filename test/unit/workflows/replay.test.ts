@@ -7,7 +7,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { expect } from 'chai';
-import { workflowBundle } from '../../../src/temporal/worker';
+import { workflowBundle } from '../../../src/temporal/taskQueueWorkers';
 import { decodeHistory, HISTORIES_DIR, WORKFLOW_TYPES, type RecordedHistory } from '../../support/histories';
 
 describe('workflows: replay of recorded histories', function () {

@@ -4,8 +4,8 @@
  * arguments, the task queue it was picked up from, the attempt) and answer from a small script
  * of queued messages. No Docker, no database.
  *
- * Workers are laid out as in production (src/temporal/worker.ts): one on the shared queue with
- * the workflows and every activity, and one per worker host on `{queue}@{hostId}` with the
+ * Workers are laid out as in production (src/temporal/taskQueueWorkers.ts): one on the shared
+ * queue with the workflows and every activity, and one per worker host on `{queue}@{hostId}` with the
  * host's container activities (`onHost` in activities/index.ts). A host is "lost" by shutting its worker
  * down: its container work then times out schedule-to-start, which is how the workflow finds a
  * lost host.
@@ -19,7 +19,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type LogEntry, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { workflowBundle } from '../../../src/temporal/worker';
+import { workflowBundle } from '../../../src/temporal/taskQueueWorkers';
 import { resolveTemporalCli } from '../../../src/toolchain';
 import { until as pollUntil } from '../../support/wait';
 import type { workspaceWorkflow } from '../../../workflows/workspace';
