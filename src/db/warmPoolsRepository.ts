@@ -66,6 +66,12 @@ const RECENT_ENTRIES_SHOWN = 10;
 
 export function createWarmPoolsRepository(db: Knex) {
   const entries = (configId: string, trx: Knex) => trx('warm_pool_workspaces').where({ warm_pool_config_id: configId });
+  /** Of these entry ids, the ones not warming, ready or assigned (retired, or their row gone). */
+  const notKept = async (trx: Knex, ids: string[]): Promise<string[]> => {
+    if (ids.length === 0) return [];
+    const kept = new Set<string>(await trx('warm_pool_workspaces').whereIn('id', ids).whereIn('status', ['warming', 'ready', 'assigned']).pluck('id'));
+    return ids.filter((id) => !kept.has(id));
+  };
 
   return {
     async find(configId: string, trx: Knex = db): Promise<WarmPoolRow | null> {
@@ -175,10 +181,18 @@ export function createWarmPoolsRepository(db: Knex) {
     },
 
     /** Of these entries (by container), the ones no longer warming, ready or claimed, or unknown: their containers can go. */
-    async retiredAmong(ids: string[], trx: Knex = db): Promise<string[]> {
-      if (ids.length === 0) return [];
-      const kept = new Set<string>(await trx('warm_pool_workspaces').whereIn('id', ids).whereIn('status', ['warming', 'ready', 'assigned']).pluck('id'));
-      return ids.filter((id) => !kept.has(id));
+    /** Of these entries (the pool's own), the ones that are retired or whose row is gone. */
+    retiredAmong: (ids: string[], trx: Knex = db): Promise<string[]> => notKept(trx, ids),
+
+    /**
+     * Of the entries whose containers an engine holds, the retired ones this deployment may
+     * remove: retired as above, and of a pool this database knows. An entry of an unknown pool
+     * belongs to another deployment sharing the engine.
+     */
+    async retiredOfKnownPools(entries: Array<{ id: string; configId: string }>, trx: Knex = db): Promise<string[]> {
+      if (entries.length === 0) return [];
+      const pools = new Set<string>(await trx('warm_pool_configs').whereIn('id', [...new Set(entries.map((e) => e.configId))]).pluck('id'));
+      return notKept(trx, entries.filter((e) => pools.has(e.configId)).map((e) => e.id));
     },
 
     async countReady(configId: string, generation: { current?: number; below?: number; liveWithinMs?: number }, trx: Knex = db): Promise<number> {

@@ -136,7 +136,7 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
   });
   await terminals.start();
   // Not awaited: a slow engine listing must not hold the worker's start.
-  void sweepRetiredWarmContainers({ docker, warmPools: repos.warmPools, remove: (id) => workspaceRuntime.remove(id), logger: logger.child({ component: 'warm-pools' }) }).catch((err) =>
+  void sweepRetiredWarmContainers({ docker, hostId, warmPools: repos.warmPools, remove: (id) => workspaceRuntime.remove(id), logger: logger.child({ component: 'warm-pools' }) }).catch((err) =>
     logger.warn('could not sweep the containers of retired warm-pool entries', { err }),
   );
   // Containers of workspaces that moved to another host while this one was lost never run again
