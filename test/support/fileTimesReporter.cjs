@@ -9,13 +9,21 @@ const fs = require('node:fs');
 const path = require('node:path');
 const Mocha = require('mocha');
 
-const { EVENT_SUITE_BEGIN, EVENT_SUITE_END } = Mocha.Runner.constants;
+const { EVENT_SUITE_BEGIN, EVENT_SUITE_END, EVENT_TEST_END } = Mocha.Runner.constants;
 
 class FileTimesReporter extends Mocha.reporters.Spec {
   constructor(runner, options) {
     super(runner, options);
-    /** file → { started, ms, tests } */
+    /** file → { ms, tests } */
     const files = new Map();
+    const entry = (file) => {
+      if (!files.has(file)) files.set(file, { ms: 0, tests: 0 });
+      return files.get(file);
+    };
+    runner.on(EVENT_TEST_END, (test) => {
+      if (test.file) entry(test.file).tests += 1;
+    });
+    // One process: a file's wall time is its top-level suites' time, hooks included.
     const open = new Map();
     runner.on(EVENT_SUITE_BEGIN, (suite) => {
       if (!suite.file || !suite.parent || !suite.parent.root) return;
@@ -25,10 +33,7 @@ class FileTimesReporter extends Mocha.reporters.Spec {
       const started = open.get(suite);
       if (started === undefined) return;
       open.delete(suite);
-      const entry = files.get(suite.file) ?? { ms: 0, tests: 0 };
-      entry.ms += Date.now() - started;
-      entry.tests += suite.total();
-      files.set(suite.file, entry);
+      entry(suite.file).ms += Date.now() - started;
     });
     this.files = files;
   }
@@ -36,7 +41,7 @@ class FileTimesReporter extends Mocha.reporters.Spec {
   /**
    * In a parallel run a file's events arrive all at once when its worker is done with it, so
    * their times say nothing: the worker's root hooks wrote each file's wall time into the run's
-   * directory (test/support/hooks.ts), and those replace the measured ones.
+   * directory (test/support/hooks.ts), and those are the times.
    */
   workerTimes() {
     const dir = process.env.HANGAR_TEST_RUN_DIR;
@@ -49,8 +54,9 @@ class FileTimesReporter extends Mocha.reporters.Spec {
     }
     for (const line of lines) {
       const { file, ms } = JSON.parse(line);
-      const entry = this.files.get(file);
-      if (entry) entry.ms = ms;
+      const entry = this.files.get(file) ?? { ms: 0, tests: 0 };
+      entry.ms = ms;
+      this.files.set(file, entry);
     }
   }
 

@@ -4,7 +4,7 @@
  * the API on an ephemeral port. Tests talk to it over HTTP; each makes its own organization.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { createWriteStream, mkdtempSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -89,7 +89,16 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
   url.pathname = `/${dbName}`;
 
   const logs: string[] = [];
-  const logger: Logger = createLogger({ level: 'debug', write: (line) => logs.push(line) });
+  // HANGAR_TEST_LOGS=<dir> keeps each harness's log in a file of its own there, to read after a
+  // failed run (the lines are otherwise only in memory, for the tests that look at them).
+  const logFile = process.env.HANGAR_TEST_LOGS ? createWriteStream(join(process.env.HANGAR_TEST_LOGS, `${dbName}.log`)) : null;
+  const logger: Logger = createLogger({
+    level: 'debug',
+    write: (line) => {
+      logs.push(line);
+      logFile?.write(line + '\n');
+    },
+  });
   // Inside a mocha run every harness shares the run's dev server (its own task queue keeps its
   // work apart); alone (a bench, the fuzz run) a harness starts its own.
   const temporal = await runOrOwnDevServer(logger);
@@ -195,6 +204,7 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
       erase();
       if (!sharedTemporalAddress() && process.env.HANGAR_RECORD_HISTORIES) await recordHistories(temporal.address);
       await temporal.stop();
+      logFile?.end();
     },
   };
 }
