@@ -20,7 +20,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { onHost, placements, records, threadReplies, webhooks } from './activities';
-import { failureMessage, hostLostMessage, isHostLost } from './failures';
+import { failureMessage, isHostLost } from './failures';
 import { WorkspaceMachine } from './workspaceState';
 import {
   RUN_SIGNALS,
@@ -55,8 +55,8 @@ const REPROVISION_PATCH = 'reprovision-shared-volumes';
 
 export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
   const { replicaId } = input;
-  const machine = new WorkspaceMachine(input.lifecyclePolicy, input, input.carried);
-  if (input.firstChatId && !input.carried) machine.workRequested(input.firstChatId);
+  const machine = new WorkspaceMachine(input);
+  const { placement, reports } = machine;
   setHandler(workRequested, ({ chatId }) => machine.workRequested(chatId));
   setHandler(lifecycle, (request) => machine.lifecycleRequested(request));
   setHandler(stateQuery, () => machine.snapshot());
@@ -74,12 +74,10 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
   const settleDeliveries = async () => void (await Promise.all([...deliveries]));
 
   // Grouped runs (an event joining this workspace) wait for their message's turn, each told once.
-  const reportTargets = new Map<string, string>((input.carried?.reportTargets ?? []).map((t) => [t.messageId, t.workflowId]));
-  setHandler(reportTurn, (target) => void reportTargets.set(target.messageId, target.workflowId));
+  setHandler(reportTurn, (target) => reports.groupedRunWaits(target));
   const tellGrouped = async (messageId: string | null, outcome: RunOutcome) => {
-    const targets = messageId === null ? [...reportTargets] : reportTargets.has(messageId) ? [[messageId, reportTargets.get(messageId)!] as const] : [];
-    for (const [id, workflowId] of targets) {
-      reportTargets.delete(id);
+    for (const [id, workflowId] of reports.groupedRuns(messageId)) {
+      reports.groupedRunTold(id);
       await getExternalWorkflowHandle(workflowId)
         .signal(RUN_SIGNALS.turnFinished, outcome)
         .catch((err) => log.warn('a grouped automation run could not be told', { error: failureMessage(err) }));
@@ -97,31 +95,25 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
   };
 
   // An automation run waits for the outcome of its prompt's turn; it is told once.
-  let reported = input.carried?.reported ?? !input.reportTo;
   const report = async (outcome: RunOutcome) => {
-    if (reported || !input.reportTo) return;
-    reported = true;
-    await getExternalWorkflowHandle(input.reportTo.workflowId)
+    const workflowId = reports.claimRun();
+    if (workflowId === null) return;
+    await getExternalWorkflowHandle(workflowId)
       .signal(RUN_SIGNALS.turnFinished, outcome)
       .catch((err) => log.warn('the automation run could not be told', { error: failureMessage(err) }));
   };
 
-  // The host holding the container (placed when the workspace is new, carried across
-  // continue-as-new); its container activities go to that host's queue.
-  let host: HostPlacement | undefined = input.carried?.host;
-  let { containers, turns } = onHost(host);
-  /** Set when the host did not pick up container work in time: the workspace goes to `error`. */
-  let lost: string | null = null;
+  // The host holding the container (`placement`); its container activities go to that host's queue.
+  let { containers, turns } = onHost(placement.host);
+  const useHost = (host: HostPlacement | undefined) => {
+    placement.placeOn(host);
+    ({ containers, turns } = onHost(host));
+  };
   const noteLost = (err: unknown): boolean => {
-    if (!host || !isHostLost(err)) return false;
-    lost ??= hostLostMessage(host.hostId, host.scheduleToStartMs);
-    log.warn('the workspace host was lost', { hostId: host.hostId });
+    if (!isHostLost(err) || !placement.hostLost()) return false;
+    log.warn('the workspace host was lost', { hostId: placement.host!.hostId });
     return true;
   };
-  /** Chats whose turn loop ended with the lost host: asked again once the workspace runs elsewhere. */
-  const lostChats = new Set<string>();
-  /** Whether `replica.ready` went out (a new workspace whose first host was lost is ready elsewhere). */
-  let announcedReady = machine.status !== 'preparing';
   /** Container work that ends quietly (false) when the host is lost, so the workflow can record it. */
   const onContainer = async (work: () => Promise<unknown>): Promise<boolean> => {
     try {
@@ -151,7 +143,7 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
     } catch (err) {
       if (!noteLost(err)) throw err;
       // On shared storage the loop moves the workspace to another host; otherwise it ends here.
-      if (!host?.sharedVolumes) await setStatus('error', lost!);
+      if (!placement.shared) await setStatus('error', placement.lost!);
       return false;
     }
     if (!result.ok) {
@@ -183,7 +175,7 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
       // Nothing ran (the turn was never picked up): the message stays queued, the workspace goes
       // to error or, on shared storage, to another host where the chat is taken up again.
       if (noteLost(err)) {
-        lostChats.add(chatId);
+        placement.chatLost(chatId);
         return { ran: false };
       }
       const error = `the agent's turn did not finish: ${failureMessage(err)}`;
@@ -192,8 +184,6 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
     }
   };
 
-  /** Chats whose next turn found the container stopped: they go on once it is started again. */
-  const waitingChats = new Set<string>();
   let turnScope = new CancellationScope();
   const turnLoops = new Set<Promise<void>>();
   const startTurns = (chatId: string) => {
@@ -202,12 +192,12 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
       .run(async () => {
         for (;;) {
           const turn = await runTurn(chatId);
-          if (turn.containerDown) waitingChats.add(chatId);
+          if (turn.containerDown) machine.turnFoundContainerDown(chatId);
           if (!turn.ran) return;
           machine.turnEnded();
           notify('replica.turn_completed', { chatId, messageId: turn.messageId, isComplete: turn.ok });
           const outcome: RunOutcome = { ok: !!turn.ok, error: turn.ok ? null : (turn.error ?? 'the agent turn failed'), ...(turn.interrupted ? { interrupted: true } : {}) };
-          if (turn.messageId && turn.messageId === input.reportTo?.messageId) await report(outcome);
+          if (turn.messageId && reports.isRunMessage(turn.messageId)) await report(outcome);
           if (turn.messageId) await tellGrouped(turn.messageId, outcome);
           if (turn.messageId && patched('thread-replies')) relay(chatId, turn.messageId);
         }
@@ -237,9 +227,8 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
    * that cannot start puts the workspace in `error` saying why; its volume stays.
    */
   const restart = async () => {
-    await condition(() => machine.runningChats.length === 0 || lost !== null, RESTART_TURNS_WAIT);
-    const chats = [...waitingChats];
-    waitingChats.clear();
+    await condition(() => machine.restartMayStart, RESTART_TURNS_WAIT);
+    const chats = machine.takeWaitingChats();
     let error: string | null = null;
     try {
       const result = await containers.startWorkspace({ replicaId });
@@ -267,10 +256,10 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
    * shared storage"). False when it cannot move (not shared, or no other host): it goes to `error`.
    */
   const relocate = async (): Promise<boolean> => {
-    if (!host?.sharedVolumes || !patched(REPROVISION_PATCH)) return false;
-    const lostHost = host;
-    const why = lost!;
-    for (const chatId of machine.runningChats) lostChats.add(chatId);
+    if (!placement.shared || !patched(REPROVISION_PATCH)) return false;
+    const lostHost = placement.host!;
+    const why = placement.lost!;
+    for (const chatId of machine.runningChats) placement.chatLost(chatId);
     await stopTurns();
     // Not `active` while it has no container: from here until it runs on its new host.
     await setStatus('preparing');
@@ -279,17 +268,15 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
       return null;
     });
     if (!next) return false;
-    host = next;
-    ({ containers, turns } = onHost(host));
-    lost = null;
-    log.warn('the workspace moves off its lost host', { from: lostHost.hostId, to: host.hostId });
+    useHost(next);
+    log.warn('the workspace moves off its lost host', { from: lostHost.hostId, to: next.hostId });
     // The turns that were running on the lost host end interrupted, and whoever waits on them hears.
-    const error = `${why}; the turn was cut, and the workspace moved to host "${host.hostId}"`;
+    const error = `${why}; the turn was cut, and the workspace moved to host "${next.hostId}"`;
     for (const cut of await records.interruptRunningTurns({ replicaId, error })) {
-      lostChats.add(cut.chatId);
+      placement.chatLost(cut.chatId);
       const outcome: RunOutcome = { ok: false, error, interrupted: true };
       notify('replica.turn_completed', { chatId: cut.chatId, messageId: cut.messageId, isComplete: false });
-      if (cut.messageId === input.reportTo?.messageId) await report(outcome);
+      if (reports.isRunMessage(cut.messageId)) await report(outcome);
       await tellGrouped(cut.messageId, outcome);
     }
     let result: Awaited<ReturnType<typeof containers.reprovisionWorkspace>>;
@@ -305,10 +292,8 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
       return true;
     }
     await setStatus('active');
-    if (!announcedReady) notify('replica.ready', { status: 'active' });
-    announcedReady = true;
-    for (const chatId of lostChats) machine.workRequested(chatId);
-    lostChats.clear();
+    if (reports.announceReady()) notify('replica.ready', { status: 'active' });
+    for (const chatId of placement.takeLostChats()) machine.workRequested(chatId);
     return true;
   };
 
@@ -318,39 +303,41 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
     await settleDeliveries();
     await continueAsNew<typeof workspaceWorkflow>({
       ...input,
-      carried: { ...machine.carry(), reported, reportTargets: [...reportTargets].map(([messageId, workflowId]) => ({ messageId, workflowId })), ...(host ? { host } : {}) },
+      carried: machine.carry(),
     });
   };
 
   if (machine.status === 'preparing') {
     // A new workspace is placed on a worker host first (docs/decisions/hosts.md, "Workspaces pinned to worker hosts").
-    if (!host && patched(WORKER_HOSTS_PATCH)) {
+    if (!placement.host && patched(WORKER_HOSTS_PATCH)) {
+      let placed: HostPlacement | null;
       try {
-        host = (await placements.placeWorkspace({ replicaId })) ?? undefined;
+        placed = await placements.placeWorkspace({ replicaId });
       } catch (err) {
         await setStatus('error', `the workspace could not be placed on a worker host: ${failureMessage(err)}`);
         return settleDeliveries();
       }
-      ({ containers, turns } = onHost(host));
+      useHost(placed ?? undefined);
     }
     if (await bringUp(true)) {
-      notify('replica.ready', { status: 'active' });
-      announcedReady = true;
-    } else if (lost === null || !host?.sharedVolumes) return settleDeliveries();
+      if (reports.announceReady()) notify('replica.ready', { status: 'active' });
+    } else if (placement.lost === null || !placement.shared) return settleDeliveries();
   }
 
   for (;;) {
-    if (lost !== null && machine.status !== 'error' && (await relocate())) continue;
-    if (lost !== null && machine.status !== 'error') {
-      await stopTurns();
-      await setStatus('error', lost);
-      // A run waiting on this workspace's turn hears now, not at its 6-hour limit; a lost host is
-      // not the automation's failure.
-      await report({ ok: false, error: lost, interrupted: true });
-      await tellGrouped(null, { ok: false, error: lost, interrupted: true });
-    }
     const step = machine.next();
     switch (step.kind) {
+      case 'host-lost': {
+        if ((await relocate()) || !machine.hostLost) break;
+        const lost = placement.lost!;
+        await stopTurns();
+        await setStatus('error', lost);
+        // A run waiting on this workspace's turn hears now, not at its 6-hour limit; a lost host is
+        // not the automation's failure.
+        await report({ ok: false, error: lost, interrupted: true });
+        await tellGrouped(null, { ok: false, error: lost, interrupted: true });
+        break;
+      }
       case 'delete':
         await stopTurns();
         // A lost host keeps its container; the record goes all the same.
@@ -379,7 +366,7 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
         break;
       case 'run-turns':
         for (const chatId of step.start) startTurns(chatId);
-        await condition(() => machine.turnsNeedAttention || lost !== null);
+        await condition(() => machine.turnsNeedAttention);
         break;
       case 'idle':
         await continueIfFull();
