@@ -81,7 +81,7 @@ export async function bringUp(ws: WorkspaceEffects, fresh: boolean): Promise<boo
 export async function restart(ws: WorkspaceEffects): Promise<void> {
   const { machine, replicaId } = ws;
   await condition(() => machine.restartMayStart, RESTART_TURNS_WAIT);
-  const chats = machine.takeWaitingChats();
+  const chats = machine.waitingChats.take();
   let error: string | null = null;
   try {
     const result = await ws.containers.startWorkspace({ replicaId });
@@ -114,7 +114,7 @@ export async function relocate(ws: WorkspaceEffects, turns: TurnLoops): Promise<
   if (!placement.shared || !patched(REPROVISION_PATCH)) return false;
   const lostHost = placement.host!;
   const why = placement.lost!;
-  for (const chatId of machine.runningChats) placement.chatLost(chatId);
+  for (const chatId of machine.runningChats) placement.lostChats.add(chatId);
   await turns.stop();
   // Not `active` while it has no container: from here until it runs on its new host.
   await ws.setStatus('preparing');
@@ -128,7 +128,7 @@ export async function relocate(ws: WorkspaceEffects, turns: TurnLoops): Promise<
   // The turns that were running on the lost host end interrupted, and whoever waits on them hears.
   const error = `${why}; the turn was cut, and the workspace moved to host "${next.hostId}"`;
   for (const cut of await records.interruptRunningTurns({ replicaId, error })) {
-    placement.chatLost(cut.chatId);
+    placement.lostChats.add(cut.chatId);
     const outcome: RunOutcome = { ok: false, error, interrupted: true };
     ws.notify('replica.turn_completed', { chatId: cut.chatId, messageId: cut.messageId, isComplete: false });
     if (reports.isRunMessage(cut.messageId)) await ws.report(outcome);
@@ -148,7 +148,7 @@ export async function relocate(ws: WorkspaceEffects, turns: TurnLoops): Promise<
   }
   await ws.setStatus('active');
   if (reports.announceReady()) ws.notify('replica.ready', { status: 'active' });
-  for (const chatId of placement.takeLostChats()) machine.workRequested(chatId);
+  for (const chatId of placement.lostChats.take()) machine.workRequested(chatId);
   return true;
 }
 

@@ -11,6 +11,25 @@ export function hostLostMessage(hostId: string, timeoutMs: number | null): strin
   return `the worker host "${hostId}" holding this workspace's container did not pick up its work${within}; the host is taken as lost`;
 }
 
+/**
+ * Chats whose turns stopped because the container was not there (stopped, or on a lost host):
+ * taken up again, in the order they stopped, once it runs again.
+ */
+export class WaitingChats {
+  private readonly chats = new Set<string>();
+
+  add(chatId: string): void {
+    this.chats.add(chatId);
+  }
+
+  /** The waiting chats, to ask again; forgotten here. */
+  take(): string[] {
+    const chats = [...this.chats];
+    this.chats.clear();
+    return chats;
+  }
+}
+
 export class WorkspacePlacement {
   /**
    * The host holding the container (placed when the workspace is new, carried across
@@ -21,7 +40,7 @@ export class WorkspacePlacement {
   /** Set when the host did not pick up container work in time: the workspace moves, or goes to `error`. */
   lost: string | null = null;
   /** Chats whose turn loop ended with the lost host: asked again once the workspace runs elsewhere. */
-  private readonly lostChats = new Set<string>();
+  readonly lostChats = new WaitingChats();
 
   constructor(host?: HostPlacement) {
     this.host = host;
@@ -43,18 +62,6 @@ export class WorkspacePlacement {
   placeOn(host: HostPlacement | undefined): void {
     this.host = host;
     this.lost = null;
-  }
-
-  /** A chat whose turns ended with the lost host. */
-  chatLost(chatId: string): void {
-    this.lostChats.add(chatId);
-  }
-
-  /** The chats lost with the host, to ask again now that the workspace runs elsewhere; forgotten here. */
-  takeLostChats(): string[] {
-    const chats = [...this.lostChats];
-    this.lostChats.clear();
-    return chats;
   }
 
   carry(): Pick<WorkspaceCarriedState, 'host'> {

@@ -6,7 +6,7 @@
  * tests drive it directly.
  */
 import type { LifecycleRequest, WorkspaceCarriedState, WorkspaceInput, WorkspaceState, WorkspaceStatus } from './shared';
-import { WorkspacePlacement } from './workspacePlacement';
+import { WaitingChats, WorkspacePlacement } from './workspacePlacement';
 import { WorkspaceReports } from './workspaceReports';
 
 /** What the workflow does next. */
@@ -44,8 +44,8 @@ export class WorkspaceMachine {
   private readonly pending: Set<string>;
   private readonly requests: LifecycleRequest[];
   private readonly running = new Set<string>();
-  /** Chats whose next turn found the container stopped: they go on once it is started again. */
-  private readonly waiting = new Set<string>();
+  /** Chats whose next turn found the container stopped: they go on once a restart has started it. */
+  readonly waitingChats = new WaitingChats();
   private turnsSinceIdle = 0;
   /** How many turn loops were running when the workflow last started waiting on them. */
   private runningWhenWaited = 0;
@@ -84,18 +84,6 @@ export class WorkspaceMachine {
   /** A chat's turn loop found nothing more queued, or was stopped. */
   turnsStopped(chatId: string): void {
     this.running.delete(chatId);
-  }
-
-  /** A chat's next turn found the container stopped: it waits for the container to start again. */
-  turnFoundContainerDown(chatId: string): void {
-    this.waiting.add(chatId);
-  }
-
-  /** The chats waiting for the container, as a restart starts it; forgotten here (the restart asks them again once it runs). */
-  takeWaitingChats(): string[] {
-    const chats = [...this.waiting];
-    this.waiting.clear();
-    return chats;
   }
 
   // --- decisions ---------------------------------------------------------------------------

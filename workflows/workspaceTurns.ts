@@ -24,7 +24,7 @@ export class TurnLoops {
       .run(async () => {
         for (;;) {
           const turn = await this.runTurn(chatId);
-          if (turn.containerDown) machine.turnFoundContainerDown(chatId);
+          if (turn.containerDown) machine.waitingChats.add(chatId);
           if (!turn.ran) return;
           machine.turnEnded();
           ws.notify('replica.turn_completed', { chatId, messageId: turn.messageId, isComplete: turn.ok });
@@ -67,7 +67,7 @@ export class TurnLoops {
       // Nothing ran (the turn was never picked up): the message stays queued, the workspace goes
       // to error or, on shared storage, to another host where the chat is taken up again.
       if (ws.noteLost(err)) {
-        ws.machine.placement.chatLost(chatId);
+        ws.machine.placement.lostChats.add(chatId);
         return { ran: false };
       }
       const error = `the agent's turn did not finish: ${failureMessage(err)}`;

@@ -40,11 +40,11 @@ describe('workflows/workspacePlacement', () => {
 
   it('gives the chats lost with the host back once, in the order they were lost', () => {
     const p = new WorkspacePlacement(hostA);
-    p.chatLost('chat-b');
-    p.chatLost('chat-a');
-    p.chatLost('chat-b');
-    expect(p.takeLostChats()).to.deep.equal(['chat-b', 'chat-a']);
-    expect(p.takeLostChats()).to.deep.equal([]);
+    p.lostChats.add('chat-b');
+    p.lostChats.add('chat-a');
+    p.lostChats.add('chat-b');
+    expect(p.lostChats.take()).to.deep.equal(['chat-b', 'chat-a']);
+    expect(p.lostChats.take()).to.deep.equal([]);
   });
 
   it('carries its host, or nothing when it has none', () => {

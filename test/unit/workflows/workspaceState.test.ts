@@ -181,10 +181,10 @@ describe('workflows/workspaceState', () => {
   it('keeps the chats that found the container stopped until a restart takes them', () => {
     const m = active();
     expect(m.restartMayStart).to.equal(true);
-    m.turnFoundContainerDown('chat-a');
-    m.turnFoundContainerDown('chat-b');
-    m.turnFoundContainerDown('chat-a');
-    expect(m.takeWaitingChats()).to.deep.equal(['chat-a', 'chat-b']);
-    expect(m.takeWaitingChats()).to.deep.equal([]);
+    m.waitingChats.add('chat-a');
+    m.waitingChats.add('chat-b');
+    m.waitingChats.add('chat-a');
+    expect(m.waitingChats.take()).to.deep.equal(['chat-a', 'chat-b']);
+    expect(m.waitingChats.take()).to.deep.equal([]);
   });
 });
