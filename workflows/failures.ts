@@ -12,14 +12,9 @@ export function failureMessage(err: unknown): string {
 
 /**
  * Whether an activity failed because no worker of its host picked it up in time (its
- * schedule-to-start timeout, which Temporal does not retry): the host is taken as lost.
+ * schedule-to-start timeout, which Temporal does not retry): the host is taken as lost
+ * (`hostLostMessage` in workspacePlacement.ts says so).
  */
 export function isHostLost(err: unknown): boolean {
   return err instanceof ActivityFailure && err.cause instanceof TimeoutFailure && err.cause.timeoutType === TimeoutType.SCHEDULE_TO_START;
-}
-
-/** What a workspace whose host was lost shows as its error. */
-export function hostLostMessage(hostId: string, timeoutMs: number | null): string {
-  const within = timeoutMs === null ? '' : ` within ${Math.round(timeoutMs / 1000)} s`;
-  return `the worker host "${hostId}" holding this workspace's container did not pick up its work${within}; the host is taken as lost`;
 }

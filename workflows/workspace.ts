@@ -1,42 +1,19 @@
 /**
- * `workspace/{replicaId}`: one workspace's life, a thin shell over `WorkspaceMachine`. It
- * provisions the container, then carries out the machine's steps: agent turns (one at a time
- * per chat, chats in parallel), sleep after inactivity, archive after a long sleep, wake on
- * demand, delete on request. The database holds the messages; this workflow only learns that a
+ * `workspace/{replicaId}`: one workspace's life, a thin shell over `WorkspaceMachine`
+ * (`workspaceState.ts`, with where the workspace lives and who waits on it). It provisions the
+ * container, then carries out the machine's steps: agent turns (one at a time per chat, chats
+ * in parallel: `workspaceTurns.ts`), sleep after inactivity, archive after a long sleep, wake
+ * on demand, delete on request, a container restarted or a lost host left behind
+ * (`workspaceHosting.ts`). The database holds the messages; this workflow only learns that a
  * chat has work (`workRequested`) and asks an activity to run that chat's next queued turn.
  */
-import {
-  CancellationScope,
-  condition,
-  continueAsNew,
-  defineQuery,
-  defineSignal,
-  getExternalWorkflowHandle,
-  isCancellation,
-  log,
-  patched,
-  setHandler,
-  uuid4,
-  workflowInfo,
-} from '@temporalio/workflow';
-import { onHost, placements, records, threadReplies, webhooks } from './activities';
-import { failureMessage, hostLostMessage, isHostLost } from './failures';
+import { condition, continueAsNew, defineQuery, defineSignal, setHandler, workflowInfo } from '@temporalio/workflow';
+import { records } from './activities';
+import { WORKSPACE_QUERIES, WORKSPACE_SIGNALS, type LifecycleRequest, type RunReportTarget, type WorkspaceInput, type WorkspaceState } from './shared';
+import { WorkspaceEffects } from './workspaceEffects';
+import { bringUp, failLostHost, provisionNew, relocate, restart } from './workspaceHosting';
 import { WorkspaceMachine } from './workspaceState';
-import {
-  RUN_SIGNALS,
-  WARM_POOL_SIGNALS,
-  WORKSPACE_QUERIES,
-  WORKSPACE_SIGNALS,
-  warmPoolWorkflowId,
-  type HostPlacement,
-  type LifecycleRequest,
-  type RunOutcome,
-  type RunReportTarget,
-  type TurnResult,
-  type WorkspaceInput,
-  type WorkspaceState,
-  type WorkspaceStatus,
-} from './shared';
+import { TurnLoops } from './workspaceTurns';
 
 export const workRequested = defineSignal<[{ chatId: string }]>(WORKSPACE_SIGNALS.workRequested);
 export const lifecycle = defineSignal<[LifecycleRequest]>(WORKSPACE_SIGNALS.lifecycle);
@@ -44,342 +21,60 @@ export const lifecycle = defineSignal<[LifecycleRequest]>(WORKSPACE_SIGNALS.life
 export const reportTurn = defineSignal<[RunReportTarget]>(WORKSPACE_SIGNALS.reportTurn);
 export const stateQuery = defineQuery<WorkspaceState>(WORKSPACE_QUERIES.state);
 
-type WebhookEvent = 'replica.ready' | 'replica.turn_completed' | 'replica.deleted' | 'replica.error';
-
-/** Workflows from before worker hosts ran every container activity on the shared queue. */
-const WORKER_HOSTS_PATCH = 'worker-hosts';
-/** How long a restart waits for the turns on the stopped container to end before starting it. */
-const RESTART_TURNS_WAIT = '2 minutes';
-/** A lost host's workspace on shared storage moves to another host instead of ending in `error`. */
-const REPROVISION_PATCH = 'reprovision-shared-volumes';
-
 export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
   const { replicaId } = input;
-  const machine = new WorkspaceMachine(input.lifecyclePolicy, input, input.carried);
-  if (input.firstChatId && !input.carried) machine.workRequested(input.firstChatId);
+  const machine = new WorkspaceMachine(input);
   setHandler(workRequested, ({ chatId }) => machine.workRequested(chatId));
   setHandler(lifecycle, (request) => machine.lifecycleRequested(request));
   setHandler(stateQuery, () => machine.snapshot());
-
-  // Outbound webhooks go out in the background of the workspace's life.
-  const deliveries = new Set<Promise<void>>();
-  const notify = (event: WebhookEvent, payload: unknown) => {
-    if (!input.hasWebhook) return;
-    const delivery: Promise<void> = webhooks
-      .deliverReplicaWebhook({ replicaId, event, deliveryId: uuid4(), occurredAt: new Date().toISOString(), payload })
-      .catch(() => undefined) // a receiver that never answers 2xx loses that event, not the workspace
-      .finally(() => deliveries.delete(delivery));
-    deliveries.add(delivery);
-  };
-  const settleDeliveries = async () => void (await Promise.all([...deliveries]));
-
-  // Grouped runs (an event joining this workspace) wait for their message's turn, each told once.
-  const reportTargets = new Map<string, string>((input.carried?.reportTargets ?? []).map((t) => [t.messageId, t.workflowId]));
-  setHandler(reportTurn, (target) => void reportTargets.set(target.messageId, target.workflowId));
-  const tellGrouped = async (messageId: string | null, outcome: RunOutcome) => {
-    const targets = messageId === null ? [...reportTargets] : reportTargets.has(messageId) ? [[messageId, reportTargets.get(messageId)!] as const] : [];
-    for (const [id, workflowId] of targets) {
-      reportTargets.delete(id);
-      await getExternalWorkflowHandle(workflowId)
-        .signal(RUN_SIGNALS.turnFinished, outcome)
-        .catch((err) => log.warn('a grouped automation run could not be told', { error: failureMessage(err) }));
-    }
-  };
-
-  // Threads (Slack, Linear, GitHub/GitLab issues) talking to this workspace get each turn's answer.
-  const relay = (chatId: string, messageId: string) => {
-    const delivery: Promise<void> = threadReplies
-      .relayTurn({ replicaId, chatId, messageId })
-      .then(() => undefined)
-      .catch((err) => log.warn('a turn could not be relayed to its threads', { error: failureMessage(err) }))
-      .finally(() => deliveries.delete(delivery));
-    deliveries.add(delivery);
-  };
-
-  // An automation run waits for the outcome of its prompt's turn; it is told once.
-  let reported = input.carried?.reported ?? !input.reportTo;
-  const report = async (outcome: RunOutcome) => {
-    if (reported || !input.reportTo) return;
-    reported = true;
-    await getExternalWorkflowHandle(input.reportTo.workflowId)
-      .signal(RUN_SIGNALS.turnFinished, outcome)
-      .catch((err) => log.warn('the automation run could not be told', { error: failureMessage(err) }));
-  };
-
-  // The host holding the container (placed when the workspace is new, carried across
-  // continue-as-new); its container activities go to that host's queue.
-  let host: HostPlacement | undefined = input.carried?.host;
-  let { containers, turns } = onHost(host);
-  /** Set when the host did not pick up container work in time: the workspace goes to `error`. */
-  let lost: string | null = null;
-  const noteLost = (err: unknown): boolean => {
-    if (!host || !isHostLost(err)) return false;
-    lost ??= hostLostMessage(host.hostId, host.scheduleToStartMs);
-    log.warn('the workspace host was lost', { hostId: host.hostId });
-    return true;
-  };
-  /** Chats whose turn loop ended with the lost host: asked again once the workspace runs elsewhere. */
-  const lostChats = new Set<string>();
-  /** Whether `replica.ready` went out (a new workspace whose first host was lost is ready elsewhere). */
-  let announcedReady = machine.status !== 'preparing';
-  /** Container work that ends quietly (false) when the host is lost, so the workflow can record it. */
-  const onContainer = async (work: () => Promise<unknown>): Promise<boolean> => {
-    try {
-      await work();
-      return true;
-    } catch (err) {
-      if (noteLost(err)) return false;
-      throw err;
-    }
-  };
-
-  const setStatus = async (next: WorkspaceStatus, error?: string) => {
-    machine.status = next;
-    await records.setReplicaStatus({ replicaId, status: next, error });
-    if (next === 'error') {
-      notify('replica.error', { status: next, message: error ?? null });
-      await report({ ok: false, error: 'the workspace failed to start' });
-      await tellGrouped(null, { ok: false, error: 'the workspace failed to start' });
-    }
-  };
-
-  // Bring the container up: provision from scratch (new or archived) or start a stopped one.
-  const bringUp = async (fresh: boolean): Promise<boolean> => {
-    let result: Awaited<ReturnType<typeof containers.provisionWorkspace>>;
-    try {
-      result = fresh ? await containers.provisionWorkspace({ replicaId }) : await containers.startWorkspace({ replicaId });
-    } catch (err) {
-      if (!noteLost(err)) throw err;
-      // On shared storage the loop moves the workspace to another host; otherwise it ends here.
-      if (!host?.sharedVolumes) await setStatus('error', lost!);
-      return false;
-    }
-    if (!result.ok) {
-      // The replica stays readable with its error; a half-built container does not stay.
-      await onContainer(() => containers.removeWorkspace({ replicaId }));
-      await setStatus('error', result.error);
-      return false;
-    }
-    await setStatus('active');
-    // The environment has a warm pool: it may have lost an entry to this workspace.
-    if ('warmPoolEnvironmentId' in result && result.warmPoolEnvironmentId) {
-      await getExternalWorkflowHandle(warmPoolWorkflowId(result.warmPoolEnvironmentId))
-        .signal(WARM_POOL_SIGNALS.changed)
-        .catch(() => undefined); // no pool workflow running: nothing to refill
-    }
-    return true;
-  };
-
-  /**
-   * One turn. A turn whose activity failed (it timed out, or its worker was lost on both
-   * attempts) ends as a failed turn: the message is marked, the chat freed and the error shown,
-   * so the next message runs.
-   */
-  const runTurn = async (chatId: string): Promise<TurnResult> => {
-    try {
-      return await turns.runNextTurn({ replicaId, chatId });
-    } catch (err) {
-      if (isCancellation(err)) throw err;
-      // Nothing ran (the turn was never picked up): the message stays queued, the workspace goes
-      // to error or, on shared storage, to another host where the chat is taken up again.
-      if (noteLost(err)) {
-        lostChats.add(chatId);
-        return { ran: false };
-      }
-      const error = `the agent's turn did not finish: ${failureMessage(err)}`;
-      const failed = await records.failRunningTurn({ replicaId, chatId, error });
-      return { ran: true, messageId: failed.messageId ?? undefined, ok: false, error, interrupted: true };
-    }
-  };
-
-  /** Chats whose next turn found the container stopped: they go on once it is started again. */
-  const waitingChats = new Set<string>();
-  let turnScope = new CancellationScope();
-  const turnLoops = new Set<Promise<void>>();
-  const startTurns = (chatId: string) => {
-    machine.turnsStarted(chatId);
-    const loop: Promise<void> = turnScope
-      .run(async () => {
-        for (;;) {
-          const turn = await runTurn(chatId);
-          if (turn.containerDown) waitingChats.add(chatId);
-          if (!turn.ran) return;
-          machine.turnEnded();
-          notify('replica.turn_completed', { chatId, messageId: turn.messageId, isComplete: turn.ok });
-          const outcome: RunOutcome = { ok: !!turn.ok, error: turn.ok ? null : (turn.error ?? 'the agent turn failed'), ...(turn.interrupted ? { interrupted: true } : {}) };
-          if (turn.messageId && turn.messageId === input.reportTo?.messageId) await report(outcome);
-          if (turn.messageId) await tellGrouped(turn.messageId, outcome);
-          if (turn.messageId && patched('thread-replies')) relay(chatId, turn.messageId);
-        }
-      })
-      // Nothing awaits a turn loop, so nothing may escape it: a stopped loop ends quietly, and
-      // anything else is logged (its message was marked by `failRunningTurn` or stays for the user).
-      .catch((err) => {
-        if (!isCancellation(err)) log.error('a chat turn loop failed', { chatId, error: failureMessage(err) });
-      })
-      .finally(() => {
-        machine.turnsStopped(chatId);
-        turnLoops.delete(loop);
-      });
-    turnLoops.add(loop);
-  };
-  const stopTurns = async () => {
-    turnScope.cancel();
-    await Promise.allSettled([...turnLoops]);
-    turnScope = new CancellationScope();
-  };
-
-  /**
-   * The container stopped without being asked (its Docker engine restarted): the worker's
-   * reconciler asks for this. Turns on the stopped container end by themselves (interrupted, or
-   * not started, their messages left queued), each telling its run; then the container is
-   * started again (made again on its volume if the engine lost it), and those chats go on. One
-   * that cannot start puts the workspace in `error` saying why; its volume stays.
-   */
-  const restart = async () => {
-    await condition(() => machine.runningChats.length === 0 || lost !== null, RESTART_TURNS_WAIT);
-    const chats = [...waitingChats];
-    waitingChats.clear();
-    let error: string | null = null;
-    try {
-      const result = await containers.startWorkspace({ replicaId });
-      if (!result.ok) error = result.error ?? 'it did not start';
-    } catch (err) {
-      if (noteLost(err)) return;
-      error = failureMessage(err);
-    }
-    if (error === null) {
-      log.info('the workspace container was started again', { replicaId });
-      for (const chatId of chats) machine.workRequested(chatId);
-      return;
-    }
-    const message = `the workspace's container stopped (was its Docker engine restarted?) and could not be started again: ${error}`;
-    // The platform's fault, not the automation's: runs waiting on this workspace are told so first.
-    await report({ ok: false, error: message, interrupted: true });
-    await tellGrouped(null, { ok: false, error: message, interrupted: true });
-    await setStatus('error', message);
-  };
-
-  /**
-   * The host was lost and the workspace's volume is on storage every host opens: the turns cut
-   * with the host end interrupted, the workspace is placed on another live host and provisioned
-   * there over the same volume, and its chats carry on (docs/decisions/hosts.md, "Re-provisioning on
-   * shared storage"). False when it cannot move (not shared, or no other host): it goes to `error`.
-   */
-  const relocate = async (): Promise<boolean> => {
-    if (!host?.sharedVolumes || !patched(REPROVISION_PATCH)) return false;
-    const lostHost = host;
-    const why = lost!;
-    for (const chatId of machine.runningChats) lostChats.add(chatId);
-    await stopTurns();
-    // Not `active` while it has no container: from here until it runs on its new host.
-    await setStatus('preparing');
-    const next = await placements.replaceWorkspace({ replicaId, lostHostId: lostHost.hostId }).catch((err) => {
-      log.warn('the workspace could not be moved off its lost host', { error: failureMessage(err) });
-      return null;
-    });
-    if (!next) return false;
-    host = next;
-    ({ containers, turns } = onHost(host));
-    lost = null;
-    log.warn('the workspace moves off its lost host', { from: lostHost.hostId, to: host.hostId });
-    // The turns that were running on the lost host end interrupted, and whoever waits on them hears.
-    const error = `${why}; the turn was cut, and the workspace moved to host "${host.hostId}"`;
-    for (const cut of await records.interruptRunningTurns({ replicaId, error })) {
-      lostChats.add(cut.chatId);
-      const outcome: RunOutcome = { ok: false, error, interrupted: true };
-      notify('replica.turn_completed', { chatId: cut.chatId, messageId: cut.messageId, isComplete: false });
-      if (cut.messageId === input.reportTo?.messageId) await report(outcome);
-      await tellGrouped(cut.messageId, outcome);
-    }
-    let result: Awaited<ReturnType<typeof containers.reprovisionWorkspace>>;
-    try {
-      result = await containers.reprovisionWorkspace({ replicaId });
-    } catch (err) {
-      if (!noteLost(err)) throw err;
-      return true; // the new host was lost too: the loop moves it again
-    }
-    if (!result.ok) {
-      // What was made there stays until the workspace is deleted: its volume is the workspace's data.
-      await setStatus('error', result.error);
-      return true;
-    }
-    await setStatus('active');
-    if (!announcedReady) notify('replica.ready', { status: 'active' });
-    announcedReady = true;
-    for (const chatId of lostChats) machine.workRequested(chatId);
-    lostChats.clear();
-    return true;
-  };
+  setHandler(reportTurn, (target) => machine.reports.groupedRunWaits(target));
+  const ws = new WorkspaceEffects(input, machine);
+  const turns = new TurnLoops(ws);
 
   const historyFull = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > input.historyLimit;
   const continueIfFull = async () => {
     if (!historyFull()) return;
-    await settleDeliveries();
-    await continueAsNew<typeof workspaceWorkflow>({
-      ...input,
-      carried: { ...machine.carry(), reported, reportTargets: [...reportTargets].map(([messageId, workflowId]) => ({ messageId, workflowId })), ...(host ? { host } : {}) },
-    });
+    await ws.settleDeliveries();
+    await continueAsNew<typeof workspaceWorkflow>({ ...input, carried: machine.carry() });
   };
 
-  if (machine.status === 'preparing') {
-    // A new workspace is placed on a worker host first (docs/decisions/hosts.md, "Workspaces pinned to worker hosts").
-    if (!host && patched(WORKER_HOSTS_PATCH)) {
-      try {
-        host = (await placements.placeWorkspace({ replicaId })) ?? undefined;
-      } catch (err) {
-        await setStatus('error', `the workspace could not be placed on a worker host: ${failureMessage(err)}`);
-        return settleDeliveries();
-      }
-      ({ containers, turns } = onHost(host));
-    }
-    if (await bringUp(true)) {
-      notify('replica.ready', { status: 'active' });
-      announcedReady = true;
-    } else if (lost === null || !host?.sharedVolumes) return settleDeliveries();
-  }
+  if (machine.status === 'preparing' && !(await provisionNew(ws))) return ws.settleDeliveries();
 
   for (;;) {
-    if (lost !== null && machine.status !== 'error' && (await relocate())) continue;
-    if (lost !== null && machine.status !== 'error') {
-      await stopTurns();
-      await setStatus('error', lost);
-      // A run waiting on this workspace's turn hears now, not at its 6-hour limit; a lost host is
-      // not the automation's failure.
-      await report({ ok: false, error: lost, interrupted: true });
-      await tellGrouped(null, { ok: false, error: lost, interrupted: true });
-    }
     const step = machine.next();
     switch (step.kind) {
+      case 'host-lost':
+        if (!(await relocate(ws, turns))) await failLostHost(ws, turns);
+        break;
       case 'delete':
-        await stopTurns();
+        await turns.stop();
         // A lost host keeps its container; the record goes all the same.
-        await onContainer(() => containers.removeWorkspace({ replicaId }));
-        notify('replica.deleted', { status: 'deleted' });
-        await report({ ok: false, error: 'the workspace was deleted before the agent finished' });
-        await tellGrouped(null, { ok: false, error: 'the workspace was deleted before the agent finished' });
-        await settleDeliveries();
+        await ws.onContainer(() => ws.containers.removeWorkspace({ replicaId }));
+        ws.notify('replica.deleted', { status: 'deleted' });
+        await ws.report({ ok: false, error: 'the workspace was deleted before the agent finished' });
+        await ws.tellGrouped(null, { ok: false, error: 'the workspace was deleted before the agent finished' });
+        await ws.settleDeliveries();
         await records.deleteReplica({ replicaId });
         return;
       case 'archive':
-        await stopTurns();
-        if (!(await onContainer(() => containers.removeWorkspace({ replicaId })))) break;
-        await setStatus('archived');
+        await turns.stop();
+        if (!(await ws.onContainer(() => ws.containers.removeWorkspace({ replicaId })))) break;
+        await ws.setStatus('archived');
         break;
       case 'sleep':
-        await stopTurns();
-        if (!(await onContainer(() => containers.stopWorkspace({ replicaId })))) break;
-        await setStatus('sleeping');
+        await turns.stop();
+        if (!(await ws.onContainer(() => ws.containers.stopWorkspace({ replicaId })))) break;
+        await ws.setStatus('sleeping');
         break;
       case 'wake':
-        await bringUp(step.fresh);
+        await bringUp(ws, step.fresh);
         break;
       case 'restart':
-        await restart();
+        await restart(ws);
         break;
       case 'run-turns':
-        for (const chatId of step.start) startTurns(chatId);
-        await condition(() => machine.turnsNeedAttention || lost !== null);
+        for (const chatId of step.start) turns.start(chatId);
+        await condition(() => machine.turnsNeedAttention);
         break;
       case 'idle':
         await continueIfFull();
@@ -393,7 +88,7 @@ export async function workspaceWorkflow(input: WorkspaceInput): Promise<void> {
       case 'again':
         break;
       case 'end':
-        return settleDeliveries();
+        return ws.settleDeliveries();
     }
   }
 }

@@ -1,13 +1,18 @@
 /**
  * The workspace's state machine, free of Temporal: what the workspace is, what it was asked,
- * which chats have work and which are running, and what to do next. The workflow
+ * which chats have work and which are running, where it lives and whether that host was lost
+ * (`placement`), who waits to hear from it (`reports`), and what to do next. The workflow
  * (`workspace.ts`) feeds it signals and results and carries out the steps it returns; the unit
  * tests drive it directly.
  */
-import type { LifecyclePolicy, LifecycleRequest, WorkspaceCarriedState, WorkspaceState, WorkspaceStatus } from './shared';
+import type { LifecycleRequest, WorkspaceCarriedState, WorkspaceInput, WorkspaceState, WorkspaceStatus } from './shared';
+import { WaitingChats, WorkspacePlacement } from './workspacePlacement';
+import { WorkspaceReports } from './workspaceReports';
 
 /** What the workflow does next. */
 export type WorkspaceStep =
+  /** The host was lost: move the workspace to another host (shared storage), else stop turns and go to `error`. */
+  | { kind: 'host-lost' }
   /** Stop turns, remove the container, delete the record: the workflow ends. */
   | { kind: 'delete' }
   /** Stop turns, remove the container and volume; the record stays, wakeable. */
@@ -29,28 +34,30 @@ export type WorkspaceStep =
   /** In error: nothing more happens. */
   | { kind: 'end' };
 
-export interface WorkspaceTimings {
-  idleMs: number;
-  archiveAfterMs: number;
-}
+/** What the machine is made from: the workflow's input. */
+export type WorkspaceMachineInput = Pick<WorkspaceInput, 'lifecyclePolicy' | 'idleMs' | 'archiveAfterMs' | 'firstChatId' | 'reportTo' | 'carried'>;
 
 export class WorkspaceMachine {
   status: WorkspaceStatus;
+  readonly placement: WorkspacePlacement;
+  readonly reports: WorkspaceReports;
   private readonly pending: Set<string>;
   private readonly requests: LifecycleRequest[];
   private readonly running = new Set<string>();
+  /** Chats whose next turn found the container stopped: they go on once a restart has started it. */
+  readonly waitingChats = new WaitingChats();
   private turnsSinceIdle = 0;
   /** How many turn loops were running when the workflow last started waiting on them. */
   private runningWhenWaited = 0;
 
-  constructor(
-    private readonly policy: LifecyclePolicy,
-    private readonly timings: WorkspaceTimings,
-    carried?: WorkspaceCarriedState,
-  ) {
+  constructor(private readonly input: WorkspaceMachineInput) {
+    const { carried } = input;
     this.status = carried?.status ?? 'preparing';
-    this.pending = new Set(carried?.pendingChats ?? []);
+    // A new workspace may start with a chat's queued work (an automation run's workspace).
+    this.pending = new Set(carried ? carried.pendingChats : input.firstChatId ? [input.firstChatId] : []);
     this.requests = [...(carried?.lifecycle ?? [])];
+    this.placement = new WorkspacePlacement(carried?.host);
+    this.reports = new WorkspaceReports(input.reportTo, carried, this.status !== 'preparing');
   }
 
   // --- inputs ------------------------------------------------------------------------------
@@ -81,9 +88,19 @@ export class WorkspaceMachine {
 
   // --- decisions ---------------------------------------------------------------------------
 
+  /** Whether the host was lost and the workspace has not gone to `error` for it yet. */
+  get hostLost(): boolean {
+    return this.placement.lost !== null && this.status !== 'error';
+  }
+
   /** Whether the workflow waiting on running turns (`run-turns`) should decide again. */
   get turnsNeedAttention(): boolean {
-    return this.requests.length > 0 || this.running.size < this.runningWhenWaited || [...this.pending].some((c) => !this.running.has(c));
+    return this.requests.length > 0 || this.running.size < this.runningWhenWaited || [...this.pending].some((c) => !this.running.has(c)) || this.placement.lost !== null;
+  }
+
+  /** Whether a restart may start the container: its turns have ended, or its host is lost (nothing will end them). */
+  get restartMayStart(): boolean {
+    return this.running.size === 0 || this.placement.lost !== null;
   }
 
   /** Whether a waiting idle or dormant workspace has something to do. */
@@ -96,6 +113,7 @@ export class WorkspaceMachine {
   }
 
   next(): WorkspaceStep {
+    if (this.hostLost) return { kind: 'host-lost' };
     const request = this.requests.shift();
     const asleep = this.status === 'sleeping' || this.status === 'archived';
     if (request === 'delete') return { kind: 'delete' };
@@ -119,11 +137,11 @@ export class WorkspaceMachine {
       // Idle: apply the lifecycle policy once the work is done, else wait for inactivity.
       const worked = this.turnsSinceIdle > 0;
       this.turnsSinceIdle = 0;
-      if (worked && this.policy === 'sleep_when_done') return this.queue('sleep');
-      if (worked && this.policy === 'archive_when_done') return this.queue('archive');
-      return { kind: 'idle', timeoutMs: this.timings.idleMs, onTimeout: this.policy === 'delete_after_inactivity' ? 'delete' : 'sleep' };
+      if (worked && this.input.lifecyclePolicy === 'sleep_when_done') return this.queue('sleep');
+      if (worked && this.input.lifecyclePolicy === 'archive_when_done') return this.queue('archive');
+      return { kind: 'idle', timeoutMs: this.input.idleMs, onTimeout: this.input.lifecyclePolicy === 'delete_after_inactivity' ? 'delete' : 'sleep' };
     }
-    return { kind: 'dormant', timeoutMs: this.status === 'sleeping' ? this.timings.archiveAfterMs : null };
+    return { kind: 'dormant', timeoutMs: this.status === 'sleeping' ? this.input.archiveAfterMs : null };
   }
 
   private queue(request: LifecycleRequest): WorkspaceStep {
@@ -139,6 +157,6 @@ export class WorkspaceMachine {
 
   /** What a continued-as-new workflow starts from (running turns have ended by then). */
   carry(): WorkspaceCarriedState {
-    return { status: this.status, pendingChats: [...this.pending], lifecycle: [...this.requests] };
+    return { status: this.status, pendingChats: [...this.pending], lifecycle: [...this.requests], ...this.reports.carry(), ...this.placement.carry() };
   }
 }

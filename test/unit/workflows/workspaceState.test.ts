@@ -1,9 +1,11 @@
 import { expect } from 'chai';
-import { WorkspaceMachine } from '../../../workflows/workspaceState';
-import type { LifecyclePolicy, WorkspaceCarriedState } from '../../../workflows/shared';
+import { WorkspaceMachine, type WorkspaceMachineInput } from '../../../workflows/workspaceState';
+import type { HostPlacement, LifecyclePolicy, WorkspaceCarriedState } from '../../../workflows/shared';
 
 const timings = { idleMs: 20_000, archiveAfterMs: 3_600_000 };
-const machine = (policy: LifecyclePolicy = 'default', carried?: WorkspaceCarriedState) => new WorkspaceMachine(policy, timings, carried);
+const machine = (policy: LifecyclePolicy = 'default', carried?: WorkspaceCarriedState, more: Partial<WorkspaceMachineInput> = {}) =>
+  new WorkspaceMachine({ lifecyclePolicy: policy, ...timings, carried, ...more });
+const host: HostPlacement = { hostId: 'host-a', taskQueue: 'hangar@host-a', scheduleToStartMs: 20_000, sharedVolumes: true };
 const active = (policy: LifecyclePolicy = 'default') => machine(policy, { status: 'active', pendingChats: [], lifecycle: [] });
 
 describe('workflows/workspaceState', () => {
@@ -115,13 +117,74 @@ describe('workflows/workspaceState', () => {
     m.workRequested('chat-a');
     m.lifecycleRequested('sleep');
     const carried = m.carry();
-    expect(carried).to.deep.equal({ status: 'active', pendingChats: ['chat-a'], lifecycle: ['sleep'] });
+    expect(carried).to.deep.equal({ status: 'active', pendingChats: ['chat-a'], lifecycle: ['sleep'], reported: true, reportTargets: [] });
     const next = machine('default', carried);
     expect(next.snapshot()).to.deep.equal({ status: 'active', pendingChats: ['chat-a'], runningChats: [] });
     expect(next.next()).to.deep.equal({ kind: 'sleep' });
   });
 
-  it('starts preparing when nothing is carried', () => {
+  it('carries the host and who is still to be told across continue-as-new', () => {
+    const reportTo = { workflowId: 'run/1', messageId: 'msg-1' };
+    const m = machine('default', { status: 'active', pendingChats: [], lifecycle: [], host }, { reportTo });
+    m.reports.groupedRunWaits({ workflowId: 'run/2', messageId: 'msg-2' });
+    const carried = m.carry();
+    expect(carried).to.deep.equal({ status: 'active', pendingChats: [], lifecycle: [], reported: false, reportTargets: [{ messageId: 'msg-2', workflowId: 'run/2' }], host });
+    const next = machine('default', carried, { reportTo });
+    expect(next.placement.host).to.deep.equal(host);
+    expect(next.reports.claimRun()).to.equal('run/1');
+    expect(next.reports.groupedRuns(null)).to.deep.equal([['msg-2', 'run/2']]);
+  });
+
+  it('starts preparing when nothing is carried, with the work of a run workspace\'s first chat', () => {
     expect(machine().status).to.equal('preparing');
+    expect(machine().snapshot().pendingChats).to.deep.equal([]);
+    expect(machine('default', undefined, { firstChatId: 'chat-a' }).snapshot().pendingChats).to.deep.equal(['chat-a']);
+    // Continued as new, the first chat is not asked again: what is pending was carried.
+    expect(machine('default', { status: 'active', pendingChats: [], lifecycle: [] }, { firstChatId: 'chat-a' }).snapshot().pendingChats).to.deep.equal([]);
+  });
+
+  it('announces ready once: a new workspace when it is up, never one that was up before', () => {
+    const fresh = machine();
+    expect(fresh.reports.announceReady()).to.equal(true);
+    expect(fresh.reports.announceReady()).to.equal(false);
+    expect(active().reports.announceReady()).to.equal(false);
+  });
+
+  it('deals with a lost host first, until the workspace is in error, and stops waiting on turns for it', () => {
+    const m = machine('default', { status: 'active', pendingChats: [], lifecycle: [], host });
+    m.workRequested('chat-a');
+    m.next();
+    m.turnsStarted('chat-a');
+    m.lifecycleRequested('delete');
+    expect(m.turnsNeedAttention).to.equal(true);
+    expect(m.restartMayStart).to.equal(false);
+    expect(m.placement.hostLost()).to.equal(true);
+    expect(m.hostLost).to.equal(true);
+    expect(m.restartMayStart).to.equal(true);
+    expect(m.next()).to.deep.equal({ kind: 'host-lost' });
+    expect(m.next(), 'the request waits').to.deep.equal({ kind: 'host-lost' });
+    m.status = 'error';
+    expect(m.hostLost).to.equal(false);
+    expect(m.next()).to.deep.equal({ kind: 'delete' });
+  });
+
+  it('goes on waiting on turns that have not ended while its host is still there', () => {
+    const m = machine('default', { status: 'active', pendingChats: [], lifecycle: [], host });
+    m.workRequested('chat-a');
+    m.next();
+    m.turnsStarted('chat-a');
+    expect(m.turnsNeedAttention).to.equal(false);
+    m.placement.hostLost();
+    expect(m.turnsNeedAttention).to.equal(true);
+  });
+
+  it('keeps the chats that found the container stopped until a restart takes them', () => {
+    const m = active();
+    expect(m.restartMayStart).to.equal(true);
+    m.waitingChats.add('chat-a');
+    m.waitingChats.add('chat-b');
+    m.waitingChats.add('chat-a');
+    expect(m.waitingChats.take()).to.deep.equal(['chat-a', 'chat-b']);
+    expect(m.waitingChats.take()).to.deep.equal([]);
   });
 });

@@ -1,0 +1,74 @@
+/**
+ * The records of an agent turn (activities/agentTurns.ts): how a claimed turn ends in the
+ * database and on the events stream, why a turn may not start, and what a retried turn finds
+ * of the attempt its lost worker made.
+ */
+import type { AgentId } from '../src/agents/catalog';
+import { missingCredentialMessage } from '../src/agents/credentials';
+import type { MessageRow } from '../src/db/replicaMessagesRepository';
+import type { ReplicaRow } from '../src/db/replicasRepository';
+import { chatSummary, workspaceKey } from '../src/domain/replicas';
+import type { TurnResult } from '../workflows/shared';
+import type { WorkspaceActivityDeps } from './workspace';
+
+export type AgentTurnRecordDeps = Pick<WorkspaceActivityDeps, 'repos' | 'runtime' | 'events' | 'credentials' | 'logger' | 'agentExecutable'>;
+
+export type TurnEnd = { status: 'completed' | 'failed' | 'interrupted'; error: string | null; sessionId?: string };
+
+const LOST_WORKER_ERROR = 'the worker running this turn was lost after the agent started; send the message again to retry it';
+
+export function agentTurnRecords(deps: AgentTurnRecordDeps) {
+  const { events } = deps;
+  const { replicas, replicaChats, replicaMessages } = deps.repos;
+
+  /** Marks a claimed message ended, frees its chat and tells the events stream. */
+  async function endTurn(replicaId: string, chatId: string, messageId: string, end: TurnEnd): Promise<void> {
+    await replicaMessages.finish(replicaId, messageId, end.status, end.error?.slice(0, 2000) ?? null);
+    await replicaChats.release(replicaId, chatId, end.sessionId);
+    await replicas.touch(replicaId);
+    const chat = await replicaChats.findById(replicaId, chatId);
+    await events.emit(replicaId, 'chat.turn.completed', { chatId, isComplete: end.status === 'completed' });
+    await events.emit(replicaId, 'chat.updated', { chat: chat ? { ...chatSummary(chat), processing: false } : { id: chatId, processing: false } });
+  }
+
+  /**
+   * Why a turn cannot start, or null. A real CLI needs a credential behind the gateway: without
+   * one the turn fails at once and says how to add it (the test agent needs none).
+   */
+  async function turnRefusal(row: ReplicaRow, agent: AgentId): Promise<{ code: string; error: string } | null> {
+    if (!row.engine_secret_sealed) return { code: 'workspace_unusable', error: 'this workspace has no engine secret to reach the AI gateway with' };
+    if (deps.agentExecutable) return null;
+    const owner = { organizationId: row.organization_id, userId: row.user_id, agent };
+    return (await deps.credentials.hasCredential(owner)) ? null : { code: 'missing_credential', error: missingCredentialMessage(agent) };
+  }
+
+  /**
+   * A retry after the worker running this turn was lost: the message its first attempt had
+   * claimed (a chat runs one turn at a time, so it is the chat's running message). When no
+   * agent session was recorded on it, the agent never started and the message simply runs
+   * here; when one was, that session is stopped and the turn ends interrupted, since running a
+   * prompt twice could repeat what the agent already did.
+   */
+  async function resumeLost(replicaId: string, chatId: string, claimedBefore: string | undefined): Promise<{ message: MessageRow } | { ended: TurnResult } | null> {
+    const message = await replicaMessages.running(replicaId, chatId);
+    if (!message) {
+      // The earlier attempt ended its turn but its result never reached Temporal (its worker
+      // stopped or died right after): that ending is this attempt's result. Claiming the next
+      // message instead would report nothing for this one, and the run waiting on it would hang.
+      const earlier = claimedBefore ? await replicaMessages.findById(replicaId, claimedBefore) : null;
+      if (!earlier || earlier.status === 'queued' || earlier.status === 'running') return null;
+      const ok = earlier.status === 'completed';
+      return { ended: { ran: true, messageId: earlier.id, ok, error: ok ? null : (earlier.error ?? earlier.status).slice(0, 2000), ...(earlier.status === 'interrupted' ? { interrupted: true } : {}) } };
+    }
+    if (message.agent_session === null || message.agent_session === undefined) return { message };
+    const row = await replicas.find(replicaId);
+    if (row) await deps.runtime.killSession(workspaceKey(row), message.agent_session).catch((err: unknown) => deps.logger.warn('could not stop a lost turn', { replicaId, err }));
+    await endTurn(replicaId, chatId, message.id, { status: 'interrupted', error: LOST_WORKER_ERROR });
+    deps.logger.warn('a turn lost with its worker ended interrupted', { replicaId, messageId: message.id });
+    return { ended: { ran: true, messageId: message.id, ok: false, error: LOST_WORKER_ERROR, interrupted: true } };
+  }
+
+  return { endTurn, turnRefusal, resumeLost };
+}
+
+export type AgentTurnRecords = ReturnType<typeof agentTurnRecords>;
