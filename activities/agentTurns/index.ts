@@ -6,19 +6,19 @@
  * failed for good (`failRunningTurn`).
  */
 import { Context } from '@temporalio/activity';
-import { adapterFor } from '../src/agents/adapters';
-import type { AgentId } from '../src/agents/catalog';
-import { sealedField } from '../src/crypto/sealedFields';
-import type { ReplicaRow } from '../src/db/replicasRepository';
-import { gatewayKey } from '../src/domain/gatewayKey';
-import { checkedArgv, STALE_FILES_MARKER } from '../src/worker/agentFiles';
-import { agentSettings } from '../src/worker/environmentSetup';
-import { pluginMcpServers } from '../src/worker/plugins';
-import type { TurnResult } from '../workflows/shared';
-import { chatSummary, workspaceKey } from '../src/domain/replicas';
-import type { CredentialResolver, WorkspaceActivityDeps } from './workspace';
-import { containerStartedAt, runAgentCli } from './agentTurnsCli';
-import { agentTurnRecords } from './agentTurnsRecords';
+import { adapterFor } from '../../src/agents/adapters';
+import type { AgentId } from '../../src/agents/catalog';
+import { sealedField } from '../../src/crypto/sealedFields';
+import type { ReplicaRow } from '../../src/db/replicasRepository';
+import { gatewayKey } from '../../src/domain/gatewayKey';
+import { checkedArgv, STALE_FILES_MARKER } from '../../src/worker/agentFiles';
+import { agentSettings } from '../../src/worker/environmentSetup';
+import { pluginMcpServers } from '../../src/worker/plugins';
+import type { TurnResult } from '../../workflows/shared';
+import { chatSummary, workspaceKey } from '../../src/domain/replicas';
+import type { CredentialResolver, WorkspaceActivityDeps } from '../workspace';
+import { containerStartedAt, runAgentCli } from './cli';
+import { agentTurnRecords } from './records';
 
 export type AgentTurnDeps = Pick<WorkspaceActivityDeps, 'repos' | 'secretBox' | 'runtime' | 'events' | 'credentials' | 'logger' | 'agentExecutable' | 'agentIdleTimeoutMs' | 'workspaceApiUrl'>;
 

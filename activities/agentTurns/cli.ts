@@ -1,15 +1,15 @@
 /**
- * One claimed agent turn's CLI (activities/agentTurns.ts): run it in the workspace container,
+ * One claimed agent turn's CLI (activities/agentTurns/index.ts): run it in the workspace container,
  * stream its events into the record, stop it when its output shows it cannot succeed or it has
  * gone quiet, and end the turn with what it did: completed, failed (saying why) or interrupted
  * (its container stopped under it, its worker stopping).
  */
 import type { Context } from '@temporalio/activity';
-import type { AgentAdapter, AgentCommand, AgentFile } from '../src/agents/adapters';
-import type { AgentId } from '../src/agents/catalog';
-import type { ReplicaRow } from '../src/db/replicasRepository';
-import type { AgentTurnRecords, TurnEnd } from './agentTurnsRecords';
-import { replicaEnvironment, type WorkspaceActivityDeps } from './workspace';
+import type { AgentAdapter, AgentCommand, AgentFile } from '../../src/agents/adapters';
+import type { AgentId } from '../../src/agents/catalog';
+import type { ReplicaRow } from '../../src/db/replicasRepository';
+import type { AgentTurnRecords, TurnEnd } from './records';
+import { replicaEnvironment, type WorkspaceActivityDeps } from '../workspace';
 
 export type AgentCliDeps = Pick<WorkspaceActivityDeps, 'repos' | 'secretBox' | 'runtime' | 'events' | 'logger' | 'agentIdleTimeoutMs' | 'workspaceApiUrl'>;
 
@@ -28,7 +28,7 @@ export interface ClaimedTurn {
   /** When the container started, as the turn found it (`containerStartedAt`). */
   startedAt: string | null;
   /**
-   * How the first exec checks the configuration files (activities/agentFiles.ts): `argv` puts the
+   * How the first exec checks the configuration files (src/worker/agentFiles.ts): `argv` puts the
    * command behind the check, which prints `staleMarker` when they are missing or different.
    */
   filesCheck: { argv: (files: AgentFile[], argv: string[]) => string[]; staleMarker: string };

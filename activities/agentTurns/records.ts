@@ -1,15 +1,15 @@
 /**
- * The records of an agent turn (activities/agentTurns.ts): how a claimed turn ends in the
+ * The records of an agent turn (activities/agentTurns/index.ts): how a claimed turn ends in the
  * database and on the events stream, why a turn may not start, and what a retried turn finds
  * of the attempt its lost worker made.
  */
-import type { AgentId } from '../src/agents/catalog';
-import { missingCredentialMessage } from '../src/agents/credentials';
-import type { MessageRow } from '../src/db/replicaMessagesRepository';
-import type { ReplicaRow } from '../src/db/replicasRepository';
-import { chatSummary, workspaceKey } from '../src/domain/replicas';
-import type { TurnResult } from '../workflows/shared';
-import type { WorkspaceActivityDeps } from './workspace';
+import type { AgentId } from '../../src/agents/catalog';
+import { missingCredentialMessage } from '../../src/agents/credentials';
+import type { MessageRow } from '../../src/db/replicaMessagesRepository';
+import type { ReplicaRow } from '../../src/db/replicasRepository';
+import { chatSummary, workspaceKey } from '../../src/domain/replicas';
+import type { TurnResult } from '../../workflows/shared';
+import type { WorkspaceActivityDeps } from '../workspace';
 
 export type AgentTurnRecordDeps = Pick<WorkspaceActivityDeps, 'repos' | 'runtime' | 'events' | 'credentials' | 'logger' | 'agentExecutable'>;
 
