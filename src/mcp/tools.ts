@@ -7,13 +7,14 @@
  * them), with the replica (and chat) named by `replica_id` (and `chat_id`). The zod schemas
  * check shape and type so a model gets a precise message for a malformed call; the API's own
  * validation stays the authority on limits. An answer is the API's JSON, as text and as
- * structured content; an API error is a tool result with `isError` and the Error body's text.
+ * structured content; an API error is a tool result with `isError` and the Error body's text
+ * (answer.ts).
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { HangarError, type HangarClient } from '../../client/src';
 import { AGENT_IDS, THINKING_LEVELS } from '../agents/catalog';
+import { answer, type ToolContext } from './answer';
 
 /** The tool names the original service's MCP server offers; clients configured for it find them here. */
 export const TOOL_NAMES = [
@@ -60,41 +61,6 @@ const readOnly: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
 const wakingRead: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const write: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, openWorldHint: false };
 const destructive: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
-
-function errorText(err: HangarError): string {
-  return `Hangar answered ${err.status}: ${err.message}${err.retryAfterSeconds === null ? '' : ` (retry after ${err.retryAfterSeconds} s)`}`;
-}
-
-/**
- * Runs one API call and shapes its outcome. Only the API's own refusals (HangarError) become
- * error results here; anything else (the API unreachable) is thrown with a message that says
- * where it looked, and the SDK turns that into an error result as well.
- */
-async function answer(hangar: ToolContext, run: () => Promise<unknown>): Promise<CallToolResult> {
-  let data: unknown;
-  try {
-    data = await run();
-  } catch (err) {
-    if (err instanceof HangarError) {
-      return { isError: true, content: [{ type: 'text', text: errorText(err) }], structuredContent: { status: err.status, error: err.error, details: err.details } };
-    }
-    if (err instanceof TypeError) throw new Error(`Hangar's API did not answer at ${hangar.baseUrl}: ${describeCause(err)}`);
-    throw err;
-  }
-  const structured = data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : { result: data };
-  return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: structured };
-}
-
-function describeCause(err: TypeError): string {
-  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? err.message;
-}
-
-export interface ToolContext {
-  client: HangarClient;
-  /** Where the client sends its calls (named in errors when nothing answers there; never the key). */
-  baseUrl: string;
-}
 
 /** The version header under which POST /v1/replica answers at once, while the workspace prepares. */
 const CREATE_API_VERSION = '2026-05-17';

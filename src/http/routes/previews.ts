@@ -1,7 +1,7 @@
 /**
  * Preview URLs of a workspace's ports (interop §6): created, listed and deleted with an API
  * key or from inside the workspace with its engine secret; signed links for authenticated
- * ones. The traffic itself goes through the preview proxy (src/http/previewProxy.ts).
+ * ones. The traffic itself goes through the preview proxy (src/http/previewProxy/).
  */
 import type { Context } from 'koa';
 import { successSchema } from '../../schemas/common';
