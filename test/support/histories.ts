@@ -44,7 +44,8 @@ export async function recordHistories(address: string): Promise<void> {
   try {
     const client = new Client({ connection });
     await mkdir(HISTORIES_DIR, { recursive: true });
-    for (const file of await readdir(HISTORIES_DIR)) if (file.endsWith('.json')) await rm(join(HISTORIES_DIR, file));
+    // The paths the Docker-free workflow tests record (`*.path-*.json`) are theirs to replace.
+    for (const file of await readdir(HISTORIES_DIR)) if (/^[A-Za-z]+\.\d+\.json$/.test(file)) await rm(join(HISTORIES_DIR, file));
     for (const type of WORKFLOW_TYPES) {
       const closed: Array<{ workflowId: string; runId: string; length: number }> = [];
       for await (const info of client.workflow.list({ query: `WorkflowType = '${type}' AND ExecutionStatus != 'Running'` })) {
@@ -54,12 +55,18 @@ export async function recordHistories(address: string): Promise<void> {
       let n = 0;
       for (const { workflowId, runId } of closed.slice(0, PER_TYPE)) {
         const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
-        const encoded = Buffer.from(temporal.api.history.v1.History.encode(history).finish()).toString('base64');
-        const recorded: RecordedHistory = { workflowType: type, workflowId, history: encoded };
-        await writeFile(join(HISTORIES_DIR, `${type}.${++n}.json`), `${JSON.stringify(recorded, null, 2)}\n`);
+        await writeHistory(`${type}.${++n}.json`, { workflowType: type, workflowId, history });
       }
     }
   } finally {
     await connection.close();
   }
+}
+
+/** Writes one history into the replay fixtures. */
+export async function writeHistory(file: string, recorded: { workflowType: string; workflowId: string; history: temporal.api.history.v1.IHistory }): Promise<void> {
+  const encoded = Buffer.from(temporal.api.history.v1.History.encode(recorded.history).finish()).toString('base64');
+  const entry: RecordedHistory = { workflowType: recorded.workflowType, workflowId: recorded.workflowId, history: encoded };
+  await mkdir(HISTORIES_DIR, { recursive: true });
+  await writeFile(join(HISTORIES_DIR, file), `${JSON.stringify(entry, null, 2)}\n`);
 }

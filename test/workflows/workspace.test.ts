@@ -33,8 +33,21 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
     logsFrom = sdkLogs.length;
   });
 
+  /**
+   * The paths whose histories replay guards (test/unit/workflows/replay.test.ts), recorded with
+   * `HANGAR_RECORD_HISTORIES=1 npm run test:workflows` after a deliberate workflow change.
+   */
+  const RECORDED_PATHS: Record<string, string> = {
+    "records a turn whose activity throws as failed, tells its run, and goes on with the chat's next message": 'failed-turn',
+    'tells the runs of the turns cut with the lost host that they were interrupted, and takes their chats up on the new host': 'lost-host-relocation',
+    'continues as new past its history limit, carrying status, host, grouped runs and whether its run was told': 'continue-as-new',
+    'carries on after its worker restarts in the middle of a turn': 'worker-restart',
+  };
+
   afterEach(async function () {
     this.timeout(60_000);
+    const path = RECORDED_PATHS[this.currentTest?.title ?? ''];
+    if (process.env.HANGAR_RECORD_HISTORIES && path && this.currentTest?.state === 'passed') await t.recordHistories(path);
     if (this.currentTest?.state === 'failed') {
       console.error('activity calls:', JSON.stringify(t.world.calls, null, 1));
       console.error('sdk logs:', sdkLogs.slice(logsFrom).map((e) => `${e.level} ${e.message} ${JSON.stringify(e.meta ?? {})}`).join('\n'));

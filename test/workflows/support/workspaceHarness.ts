@@ -22,6 +22,7 @@ import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type LogEntry, type
 import { workflowBundle } from '../../../src/temporal/taskQueueWorkers';
 import { resolveTemporalCli } from '../../../src/toolchain';
 import { until as pollUntil } from '../../support/wait';
+import { writeHistory } from '../../support/histories';
 import type { workspaceWorkflow } from '../../../workflows/workspace';
 import {
   hostTaskQueue,
@@ -347,6 +348,8 @@ export class WorkspaceTest {
   /** Workers told to stop whose activities are left hanging (`loseHost`): awaited at close. */
   private readonly stopping: RunningWorker[] = [];
   private readonly started: WorkflowHandle[] = [];
+  /** The workspace workflows started, with the run each began as. */
+  private readonly workspaces: Array<{ workflowId: string; firstRunId: string }> = [];
 
   constructor(private readonly env: TestWorkflowEnvironment) {}
 
@@ -443,6 +446,7 @@ export class WorkspaceTest {
       [handle, firstRunId] = [started, started.firstExecutionRunId];
     }
     this.started.push(handle);
+    this.workspaces.push({ workflowId: handle.workflowId, firstRunId });
     return new WorkspaceHandle(handle, this.client, firstRunId);
   }
 
@@ -458,6 +462,22 @@ export class WorkspaceTest {
     const handle = await this.client.workflow.start<typeof signalListener>('signalListener', { taskQueue, workflowId });
     this.started.push(handle);
     return new Listener(handle);
+  }
+
+  /**
+   * Writes the histories of this test's workspace workflows into the replay fixtures as
+   * `workspaceWorkflow.path-{path}.{n}.json`: the run each started as and, after continue-as-new,
+   * the run it is now. Called before `close`, so a workflow still running is recorded as it is.
+   */
+  async recordHistories(path: string): Promise<void> {
+    let n = 0;
+    for (const { workflowId, firstRunId } of this.workspaces) {
+      const latest = (await this.client.workflow.getHandle(workflowId).describe()).runId;
+      for (const runId of new Set([firstRunId, latest])) {
+        const history = await this.client.workflow.getHandle(workflowId, runId).fetchHistory();
+        await writeHistory(`workspaceWorkflow.path-${path}.${++n}.json`, { workflowType: 'workspaceWorkflow', workflowId, history });
+      }
+    }
   }
 
   async close(): Promise<void> {
