@@ -180,8 +180,7 @@ export function createWarmPoolsRepository(db: Knex) {
       return new Map(rows.map((r) => [r.id, r.host_id]));
     },
 
-    /** Of these entries (by container), the ones no longer warming, ready or claimed, or unknown: their containers can go. */
-    /** Of these entries (the pool's own), the ones that are retired or whose row is gone. */
+    /** Of these entries (the pool's own), the ones no longer warming, ready or claimed, or whose row is gone: their containers can go. */
     retiredAmong: (ids: string[], trx: Knex = db): Promise<string[]> => notKept(trx, ids),
 
     /**

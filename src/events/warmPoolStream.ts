@@ -17,27 +17,28 @@ export interface WarmWorkspacePublisher {
   status(status: string): Promise<void>;
   /**
    * Ends a build: publishes every pending output, then runs `write` (the row's final status),
-   * then announces `status` when `write` says it changed the row. A follower that re-reads the
-   * row and finds it final has been sent all output by then; announced after the write, that
-   * output could still be on its way when the follower sees the row and closes its stream.
+   * then announces `status` when `write` answers that it changed the row. A follower that
+   * re-reads the row and finds it final has been sent all output by then; announced after the
+   * write, that output could still be on its way when the follower sees the row and closes.
    */
-  finish<T>(status: string, write: () => Promise<T>, changed?: (result: T) => boolean): Promise<T>;
+  finish(status: string, write: () => Promise<boolean>): Promise<boolean>;
 }
 
 export function createWarmWorkspacePublisher(bus: EventBus, entryId: string, onError: (err: unknown) => void): WarmWorkspacePublisher {
   const batcher = createOutputBatcher<WarmWorkspaceMessage>(bus, warmWorkspaceChannel(entryId), (d) => ({ t: 'output', d }), onError);
+  const announce = async (status: string) => {
+    batcher.send({ t: 'status', status });
+    await batcher.settled();
+  };
   return {
     output: (chunk) => batcher.output(chunk),
-    async status(status) {
-      batcher.send({ t: 'status', status });
-      await batcher.settled();
-    },
-    async finish(status, write, changed = (result) => Boolean(result)) {
+    status: announce,
+    async finish(status, write) {
       batcher.flush();
       await batcher.settled();
-      const result = await write();
-      if (changed(result)) await this.status(status);
-      return result;
+      const changed = await write();
+      if (changed) await announce(status);
+      return changed;
     },
   };
 }

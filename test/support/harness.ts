@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import pg from 'pg';
 import { createAdmin, type Admin, type CreatedOrganization } from '../../src/admin';
 import { loadConfig, type Config } from '../../src/config';
 import { generateEncryptionKey } from '../../src/crypto/secretBox';
@@ -23,7 +22,7 @@ import { startFakeSlack, type FakeSlack } from './fakeSlack';
 import { startFakeGitlab, type FakeGitlab } from './fakeGitlab';
 import { startFakeLinear, type FakeLinear } from './fakeLinear';
 import { recordHistories } from './histories';
-import { recordHarness, removeHarnessLeftovers, sharedTemporalAddress, type HarnessRecord } from './testRun';
+import { harnessIds, recordHarness, removeHarnessLeftovers, SERVER_URL, sharedTemporalAddress, withServer, type HarnessRecord } from './testRun';
 
 export interface Harness {
   baseUrl: string;
@@ -50,19 +49,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** The PostgreSQL server tests and benches create their databases on. */
-export const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-/** Runs `fn` with a client on the server's default database (CREATE/DROP DATABASE). */
-export async function withServer<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: SERVER_URL });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
+export { SERVER_URL, withServer } from './testRun';
 
 /**
  * `HANGAR_TEST_DATABASE=embedded` runs the same suite on the embedded database (PGlite, in
@@ -147,7 +134,6 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
   const record: HarnessRecord = {
     database: EMBEDDED ? null : dbName,
     databaseUrl: EMBEDDED ? null : url.toString(),
-    serverUrl: SERVER_URL,
     sandboxOwner: settings.HANGAR_SANDBOX_OWNER!,
     // The shared harness's releases directory too: in a mocha worker nothing else removes it.
     directories: [settings.HANGAR_DATA_DIR!, ...(settings.HANGAR_RELEASES_DIR ? [settings.HANGAR_RELEASES_DIR] : [])],
@@ -195,10 +181,7 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
       await worker?.shutdown();
       // Workspaces deleted near the end may not have been removed yet: leave no container,
       // volume or network of this run behind (warm-pool workspaces are named after their entry).
-      const ids = {
-        workspaces: [...(await database.db('replicas').pluck('id')), ...(await database.db('warm_pool_workspaces').pluck('id'))],
-        organizations: await database.db('organizations').pluck('id'),
-      };
+      const ids = await harnessIds(database.db);
       await database.close();
       await removeHarnessLeftovers(record, ids);
       erase();

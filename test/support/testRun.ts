@@ -13,6 +13,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import knex, { type Knex } from 'knex';
 import type Docker from 'dockerode';
 import { createLogger } from '../../src/logger';
 import { createDocker } from '../../src/sandbox';
@@ -23,6 +24,20 @@ import { startTemporalDevServer, type DevServer } from '../../src/temporal/devSe
 import { resolveTemporalCli } from '../../src/toolchain';
 import { recordHistories } from './histories';
 
+/** The PostgreSQL server tests and benches create their databases on. */
+export const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** Runs `fn` with a client on the server's default database (CREATE/DROP DATABASE). */
+export async function withServer<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: SERVER_URL });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
 const RUN_DIR = 'HANGAR_TEST_RUN_DIR';
 const TEMPORAL = 'HANGAR_TEST_TEMPORAL_ADDRESS';
 
@@ -32,8 +47,6 @@ export interface HarnessRecord {
   database: string | null;
   /** The URL of that database. */
   databaseUrl: string | null;
-  /** The server's default database, where it is dropped from. */
-  serverUrl: string;
   sandboxOwner: string;
   directories: string[];
 }
@@ -89,18 +102,24 @@ export interface HarnessIds {
   organizations: string[];
 }
 
+/** What a harness's database says it made: its workspaces (warm-pool ones named after their entry) and organizations. */
+export async function harnessIds(db: Knex): Promise<HarnessIds> {
+  return {
+    workspaces: [...(await db('replicas').pluck('id')), ...(await db('warm_pool_workspaces').pluck('id'))],
+    organizations: await db('organizations').pluck('id'),
+  };
+}
+
+/** The ids a dead worker's harness recorded in its database (none when it is unreadable). */
 async function recordedIds(record: HarnessRecord): Promise<HarnessIds> {
   if (!record.databaseUrl) return { workspaces: [], organizations: [] };
-  const client = new pg.Client({ connectionString: record.databaseUrl });
+  const db = knex({ client: 'pg', connection: record.databaseUrl, pool: { min: 0, max: 1 } });
   try {
-    await client.connect();
-    const workspaces = await client.query<{ id: string }>('SELECT id FROM replicas UNION ALL SELECT id FROM warm_pool_workspaces');
-    const organizations = await client.query<{ id: string }>('SELECT id FROM organizations');
-    return { workspaces: workspaces.rows.map((r) => r.id), organizations: organizations.rows.map((r) => r.id) };
+    return await harnessIds(db);
   } catch {
     return { workspaces: [], organizations: [] };
   } finally {
-    await client.end().catch(() => undefined);
+    await db.destroy();
   }
 }
 
@@ -119,15 +138,7 @@ export async function removeHarnessLeftovers(record: HarnessRecord, ids: Harness
   const sandboxes = await docker.listContainers({ all: true, filters: { label: [`${LABEL_OWNER}=${record.sandboxOwner}`] } }).catch(() => []);
   await Promise.all(sandboxes.map((c) => docker.getContainer(c.Id).remove({ force: true, v: true }).catch(() => undefined)));
   await Promise.all(ids.organizations.map((id) => docker.getNetwork(organizationNetworkName(id)).remove().catch(() => undefined)));
-  if (record.database) {
-    const client = new pg.Client({ connectionString: record.serverUrl });
-    await client.connect();
-    try {
-      await client.query(`DROP DATABASE IF EXISTS ${record.database} WITH (FORCE)`);
-    } finally {
-      await client.end();
-    }
-  }
+  if (record.database) await withServer((c) => c.query(`DROP DATABASE IF EXISTS ${record.database} WITH (FORCE)`));
   await Promise.all(record.directories.map((dir) => rm(dir, { recursive: true, force: true })));
 }
 
