@@ -25,8 +25,9 @@ export async function mochaGlobalTeardown(): Promise<void> {
 export const mochaHooks = {
   async beforeAll(this: Mocha.Context) {
     this.timeout(180_000);
-    if (!sharedHarnessRunning()) await startSharedHarness();
+    // A file's wall time includes the harness's start when it is the worker's first.
     fileStarted = Date.now();
+    if (!sharedHarnessRunning()) await startSharedHarness();
   },
   async afterAll(this: Mocha.Context) {
     this.timeout(60_000);
