@@ -4,7 +4,7 @@
  * the API on an ephemeral port. Tests talk to it over HTTP; each makes its own organization.
  */
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -230,36 +230,13 @@ export function aiUpstream(): { port: number; baseUrl(agent: string): string } {
   return { port, baseUrl: (agent) => `http://127.0.0.1:${port}/${agent}` };
 }
 
-/** The lowest port of the system's ephemeral range (what `listen(0)` and outbound connections take). */
-function ephemeralLow(): number {
-  try {
-    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
-    return Number.isInteger(low) && low > 11_000 ? low : 32_768;
-  } catch {
-    return 32_768;
-  }
-}
-
-function canListen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '0.0.0.0', () => server.close(() => resolve(true)));
-  });
-}
-
-/**
- * A port free to listen on, for a server that starts a moment later. Picked at random below the
- * ephemeral range: a port `listen(0)` gave out and took back is soon handed to another process,
- * and with test files running side by side one was (EADDRINUSE at the harness's API port).
- */
+/** A loopback port the system just gave out and took back: free to listen on (or, unused, closed). */
 export async function reservePort(): Promise<number> {
-  const low = ephemeralLow();
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const port = 10_000 + Math.floor(Math.random() * (low - 10_000));
-    if (await canListen(port)) return port;
-  }
-  throw new Error(`no free port found between 10000 and ${low}`);
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 let gitlab: FakeGitlab | null = null;
