@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import { createAdmin, type Admin, type CreatedOrganization } from '../../src/admin';
 import { loadConfig, type Config } from '../../src/config';
 import { generateEncryptionKey } from '../../src/crypto/secretBox';
@@ -22,7 +22,7 @@ import { startFakeSlack, type FakeSlack } from './fakeSlack';
 import { startFakeGitlab, type FakeGitlab } from './fakeGitlab';
 import { startFakeLinear, type FakeLinear } from './fakeLinear';
 import { recordHistories } from './histories';
-import { harnessIds, recordHarness, removeHarnessLeftovers, SERVER_URL, sharedTemporalAddress, withServer, type HarnessRecord } from './testRun';
+import { closeHostPort, harnessIds, recordHarness, removeHarnessLeftovers, SERVER_URL, sharedTemporalAddress, withServer, type HarnessRecord } from './testRun';
 
 export interface Harness {
   baseUrl: string;
@@ -91,8 +91,20 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
   const temporal = await runOrOwnDevServer(logger);
 
   // The API listens on every interface at a port known before the config is read, so workspace
-  // containers reach it (its AI gateway) at the Docker host, as they do in production.
-  const apiPort = await reservePort();
+  // containers reach it (its AI gateway) at the Docker host, as they do in production. The socket
+  // is bound here and held until the API attaches to it: a port found free and given up again can
+  // be taken meanwhile (another test process's outgoing connection gets it as its local port).
+  const server: Server = createHttpServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '0.0.0.0', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const apiPort = (server.address() as AddressInfo).port;
+  // Until the API is attached, the held socket keeps no process alive (a start that fails exits).
+  server.unref();
   const settings: Record<string, string> = {
     PORT: String(apiPort),
     HANGAR_ENCRYPTION_KEYS: generateEncryptionKey('test'),
@@ -137,6 +149,7 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     sandboxOwner: settings.HANGAR_SANDBOX_OWNER!,
     // The shared harness's releases directory too: in a mocha worker nothing else removes it.
     directories: [settings.HANGAR_DATA_DIR!, ...(settings.HANGAR_RELEASES_DIR ? [settings.HANGAR_RELEASES_DIR] : [])],
+    apiPort,
   };
   const erase = recordHarness(record);
   const database = await openDatabase(config, logger);
@@ -151,11 +164,10 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     worker ??= await startWorker({ config: workerConfig, logger, database, temporalAddress: temporal.address });
   };
   const api = await buildApi({ config, logger, database, temporalAddress: temporal.address });
-  const server: Server = await api.listen(config.port, '0.0.0.0');
-  const { port } = server.address() as AddressInfo;
+  api.attach(server).ref();
 
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: `http://127.0.0.1:${apiPort}`,
     config,
     database,
     admin: createAdmin(database.repos),
@@ -175,6 +187,8 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     stopWorker: stopOwnWorker,
     startWorker: startOwnWorker,
     async close() {
+      // While the port is still this harness's: a harness given it next adds its own rule.
+      await closeHostPort(apiPort);
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await api.close();

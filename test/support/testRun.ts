@@ -7,22 +7,27 @@
  * down what it made in the run's directory, and the run's end removes it (containers, volumes,
  * networks, the database, its directories). A harness that closes normally erases its record.
  */
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import knex, { type Knex } from 'knex';
 import type Docker from 'dockerode';
 import { createLogger } from '../../src/logger';
 import { createDocker } from '../../src/sandbox';
 import { LABEL_OWNER } from '../../src/sandbox/docker';
+import { hostPortRule } from '../../src/sandbox/network/egress';
 import { organizationNetworkName } from '../../src/sandbox/network/networks';
 import { workspaceName } from '../../src/sandbox/workspace';
 import { startTemporalDevServer, type DevServer } from '../../src/temporal/devServer';
 import { resolveTemporalCli } from '../../src/toolchain';
 import { recordHistories } from './histories';
+
+const execFileAsync = promisify(execFile);
 
 /** The PostgreSQL server tests and benches create their databases on. */
 export const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -49,6 +54,8 @@ export interface HarnessRecord {
   databaseUrl: string | null;
   sandboxOwner: string;
   directories: string[];
+  /** Its API's port, which its worker opened to workspaces in HANGAR-HOSTPORTS. */
+  apiPort: number;
 }
 
 let devServer: DevServer | null = null;
@@ -72,6 +79,7 @@ export async function endTestRun(): Promise<void> {
     for (const name of records) {
       const record = JSON.parse(readFileSync(join(dir, name), 'utf8')) as HarnessRecord;
       await removeHarnessLeftovers(record, await recordedIds(record));
+      await closeHostPort(record.apiPort);
     }
   }
   if (devServer && process.env.HANGAR_RECORD_HISTORIES) await recordHistories(devServer.address);
@@ -121,6 +129,15 @@ async function recordedIds(record: HarnessRecord): Promise<HarnessIds> {
   } finally {
     await db.destroy();
   }
+}
+
+/**
+ * Takes back the hole a harness's worker made for its API port (HANGAR-HOSTPORTS only grows
+ * otherwise, one port per harness of every run). Run while the harness still holds the port, or
+ * once no harness runs: a harness given the same port later adds its own rule.
+ */
+export async function closeHostPort(port: number): Promise<void> {
+  await execFileAsync('iptables', ['-w', '-D', ...hostPortRule(port)]).catch(() => undefined);
 }
 
 /**
