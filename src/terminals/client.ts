@@ -55,6 +55,11 @@ export interface TerminalClientOptions {
   logger?: Logger;
   /** Deadline of a request (ms). */
   timeoutMs?: number;
+  /**
+   * Deadline of an open (ms): it starts a shell in the container (`docker exec`), which takes
+   * seconds on a busy engine host where the other requests take milliseconds.
+   */
+  openTimeoutMs?: number;
   /** Deadline of a liveness ping (ms); an owner that misses it is taken for gone. */
   pingTimeoutMs?: number;
 }
@@ -71,6 +76,7 @@ export function createTerminalClient(options: TerminalClientOptions): TerminalCl
   const { bus } = options;
   const timeoutMs = options.timeoutMs ?? 5_000;
   const pingTimeoutMs = options.pingTimeoutMs ?? Math.min(timeoutMs, 2_000);
+  const openTimeoutMs = options.openTimeoutMs ?? Math.max(timeoutMs, 15_000);
   const clientId = randomUUID();
   const pending = new Map<string, Pending>();
   const reassembler = createReassembler();
@@ -124,7 +130,7 @@ export function createTerminalClient(options: TerminalClientOptions): TerminalCl
   }
 
   return {
-    open: (input, hostId) => request<OpenResult>(hostId ? hostOpenChannel(hostId) : OPEN_CHANNEL, { k: 'open', ...input }),
+    open: (input, hostId) => request<OpenResult>(hostId ? hostOpenChannel(hostId) : OPEN_CHANNEL, { k: 'open', ...input }, openTimeoutMs),
     async input(owner, sessionId, batch) {
       await request(ownerChannel(owner), { k: 'input', sessionId, ...batch });
     },

@@ -46,7 +46,9 @@ export async function startRig(): Promise<Rig> {
     return manager;
   };
   const manager = await startManager();
-  const client = createTerminalClient({ bus: h.database.bus, timeoutMs: 2_000, pingTimeoutMs: 500 });
+  // Short deadlines keep the 503 tests quick; an open (a `docker exec`) gets longer, as nine of
+  // them racing on a busy machine took more than 2 s.
+  const client = createTerminalClient({ bus: h.database.bus, timeoutMs: 2_000, openTimeoutMs: 8_000, pingTimeoutMs: 500 });
   const app = createApp({
     logger: childLogger(),
     identity: h.api.services.identity,
