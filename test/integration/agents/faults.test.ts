@@ -4,13 +4,14 @@
  * ends failed with an error the user can read, the chat is free, and the next message works.
  */
 import { expect } from 'chai';
+import { harness } from '../../support/harness';
 import { as } from '../../support/http';
 import { shellCall, type ModelCall } from '../../support/modelServer';
 import { agentOrg, errorEvents, firstTurn, turnEnded, useRealAgents, type RealAgentsRig } from './support';
 
-// The stall test waits this out; the other turns must never meet it, and opencode (agent_4) was
-// silent for more than 30 s while it started on a 2-core machine running four test files and a
-// compiler beside it.
+// The stall test's worker waits this out. The other tests' worker keeps the default (15 min):
+// opencode (agent_4) was silent for more than 60 s while it started on a 2-core machine running
+// four test files beside it.
 const IDLE_SECONDS = 60;
 
 function committer(call: ModelCall) {
@@ -32,21 +33,26 @@ describe('agent turns against a failing provider', function () {
   this.timeout(400_000);
   let rig: RealAgentsRig;
   before(async () => {
-    rig = await useRealAgents({ agentIdleTimeoutMs: IDLE_SECONDS * 1000 });
+    rig = await useRealAgents();
   });
   after(async () => {
     await rig?.stop();
   });
 
   it('stops a turn whose provider stalls mid-stream, with an error event, and takes the next message (agent_1)', async () => {
-    const { org, env } = await agentOrg('agent_1');
-    rig.models.script((call) => (call.shellTool ? { text: 'Let me look at the repository first, then commit.', fault: { kind: 'stall', afterEvents: 3 } } : 'ok'));
-    const { id, status } = await firstTurn(org.org_api_key, { name: 'stall', environment_id: env.id, coding_agent: 'agent_1', message: 'Add a file.' });
-    expect(status.status).to.equal('failed');
-    expect(status.error).to.match(new RegExp(`printed nothing for ${IDLE_SECONDS} s`));
-    expect(rig.models.calls.some((c) => c.outcome === 'stalled')).to.equal(true);
-    expect((await errorEvents(id)).map((e) => e.code)).to.include('agent_stalled');
-    await expectUsable(org.org_api_key, id, rig, 2);
+    await harness().restartWorker({ agentExecutable: undefined, agentIdleTimeoutMs: IDLE_SECONDS * 1000 });
+    try {
+      const { org, env } = await agentOrg('agent_1');
+      rig.models.script((call) => (call.shellTool ? { text: 'Let me look at the repository first, then commit.', fault: { kind: 'stall', afterEvents: 3 } } : 'ok'));
+      const { id, status } = await firstTurn(org.org_api_key, { name: 'stall', environment_id: env.id, coding_agent: 'agent_1', message: 'Add a file.' });
+      expect(status.status).to.equal('failed');
+      expect(status.error).to.match(new RegExp(`printed nothing for ${IDLE_SECONDS} s`));
+      expect(rig.models.calls.some((c) => c.outcome === 'stalled')).to.equal(true);
+      expect((await errorEvents(id)).map((e) => e.code)).to.include('agent_stalled');
+      await expectUsable(org.org_api_key, id, rig, 2);
+    } finally {
+      await harness().restartWorker({ agentExecutable: undefined });
+    }
   });
 
   it('fails a turn at once, naming the agent and the fix, when no credential is configured (agent_4)', async () => {

@@ -85,7 +85,13 @@ for (const port of [3000, 3001]) {
 /** `name` comes back as `app` in every JSON answer, to tell workspaces apart; `docker`: another host's engine. */
 export async function startApp(containerName: string, name = '', docker?: Docker): Promise<void> {
   if (!/^[a-z0-9-]*$/.test(name)) throw new Error(`app name ${name} is not a plain word`);
-  const script = `cat > ~/preview-app.js <<'APP'\n${APP}\nAPP\nAPP_NAME=${name} setsid nohup /usr/local/bin/node ~/preview-app.js > ~/preview-app.log 2>&1 < /dev/null &\necho started`;
+  // Returns once both ports answer: a test's first request must not race the app's start (node
+  // takes seconds to start on a busy machine), which would read as "Nothing is listening".
+  const ready = `const net = require('net'); const until = Date.now() + 60000;
+    const knock = (port) => new Promise((done) => { const s = net.connect(port, '127.0.0.1'); s.once('connect', () => { s.destroy(); done(true); }); s.once('error', () => done(false)); });
+    (async () => { for (;;) { if ((await knock(3000)) && (await knock(3001))) return console.log('started');
+      if (Date.now() > until) return console.log('not listening after 60 s'); await new Promise((r) => setTimeout(r, 100)); } })();`.replace(/\s*\n\s*/g, ' ');
+  const script = `cat > ~/preview-app.js <<'APP'\n${APP}\nAPP\nAPP_NAME=${name} setsid nohup /usr/local/bin/node ~/preview-app.js > ~/preview-app.log 2>&1 < /dev/null &\n/usr/local/bin/node -e ${JSON.stringify(ready)} || cat ~/preview-app.log`;
   const out = await execInContainer(containerName, script, docker);
   if (!out.includes('started')) throw new Error(`the app did not start: ${out}`);
 }

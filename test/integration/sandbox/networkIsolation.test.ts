@@ -38,7 +38,9 @@ async function probe(replicaId: string, address: string, port: number): Promise<
 
 async function activeWorkspace(): Promise<{ organizationId: string; replicaId: string }> {
   const org = await newOrg();
-  const created = await request('POST', '/v1/replica', { key: org.org_api_key, headers: V, body: { name: 'isolated', coding_agent: 'agent_1', message: 'Done' } });
+  // A turn that outlasts the file keeps the workspace from falling asleep (the harness's idle
+  // timeout is 20 s) while the probes run, however slow the machine.
+  const created = await request('POST', '/v1/replica', { key: org.org_api_key, headers: V, body: { name: 'isolated', coding_agent: 'agent_1', message: '!sleep 600000' } });
   expect(created.status).to.equal(201);
   const replicaId: string = created.body.replica.id;
   await until(
