@@ -17,15 +17,16 @@ describe('terminal client deadlines', () => {
         void publishMessage(bus, replyChannel(req.replyTo), { k: 'reply', id: req.id, ok: true, result: { id: SESSION, title: 'bash', createdAt: new Date(0).toISOString() } });
       }, 150);
     });
-    const client = createTerminalClient({ bus, timeoutMs: 50, openTimeoutMs: 2_000 });
+    const client = createTerminalClient({ bus, timeoutMs: 50, openTimeoutMs: 10_000 });
     try {
       const opened = await client.open({ sessionId: SESSION, replicaId: REPLICA, cols: 80, rows: 24 });
       expect(opened.id).to.equal(SESSION);
-      // Nothing answers on this owner's channel: the request deadline, not the open's, applies.
+      // Nothing answers on this owner's channel: it gives up at the request deadline, long before
+      // the open's (however busy the machine).
       const started = Date.now();
       const err = await client.resize('nobody', SESSION, 80, 24).then(() => null, (e: unknown) => e);
       expect(isDomainError(err, 'unavailable'), String(err)).to.equal(true);
-      expect(Date.now() - started).to.be.below(1_000);
+      expect(Date.now() - started).to.be.below(10_000);
     } finally {
       await client.shutdown();
     }
