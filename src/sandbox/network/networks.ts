@@ -6,10 +6,11 @@
  * drops traffic between different bridges.
  *
  * Subnets come from an operator pool (default 10.213.0.0/16 in /26s: 1,024 networks of 61
- * containers per host), the first one free of every existing Docker network; an organization's
- * network is removed again once no container of it is left.
+ * containers per host): one of the first few free of every existing Docker network, at random,
+ * so that workers creating networks at once rarely race for one. An organization's network is
+ * removed again once no container of it is left.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import type Docker from 'dockerode';
 import type { Logger } from '../../logger';
 import { dockerStatus } from '../errors';
@@ -78,6 +79,23 @@ export function* freeSubnets(settings: NetworkSettings, used: string[]): Generat
   }
 }
 
+/** Attempts at creating one network while other processes take subnets from the same pool. */
+const CREATE_ATTEMPTS = 20;
+/**
+ * A new network takes one of the first this many free subnets, at random: workers (or test
+ * processes) creating networks at once on one engine would otherwise all race for the first.
+ */
+const SUBNET_SPREAD = 8;
+
+function firstOf<T>(items: Iterable<T>, count: number): T[] {
+  const out: T[] = [];
+  for (const item of items) {
+    if (out.length === count) break;
+    out.push(item);
+  }
+  return out;
+}
+
 export function createWorkspaceNetworks(docker: Docker, settings: NetworkSettings, logger: Logger): WorkspaceNetworks {
   const known = new Map<string, Promise<string>>();
 
@@ -103,10 +121,14 @@ export function createWorkspaceNetworks(docker: Docker, settings: NetworkSetting
 
   async function create(name: string, kind: string): Promise<string> {
     if (await existing(name)) return name;
-    for (let attempt = 1; attempt <= 5; attempt++) {
-      const next = freeSubnets(settings, await usedSubnets()).next();
-      if (next.done) throw new Error(`no free /${settings.prefixLength} subnet is left in the workspace pool ${settings.pool} (HANGAR_WORKSPACE_SUBNETS)`);
-      const { subnet, gateway } = next.value;
+    // Subnets the engine refused in this call: taken meanwhile, or overlapping something that
+    // is not a Docker network. Either way not tried again.
+    const refused: string[] = [];
+    let lastRefusal = '';
+    for (let attempt = 1; attempt <= CREATE_ATTEMPTS; attempt++) {
+      const free = firstOf(freeSubnets(settings, [...(await usedSubnets()), ...refused]), SUBNET_SPREAD);
+      if (free.length === 0) throw new Error(`no free /${settings.prefixLength} subnet is left in the workspace pool ${settings.pool} (HANGAR_WORKSPACE_SUBNETS)`);
+      const { subnet, gateway } = free[randomInt(free.length)]!;
       try {
         await docker.createNetwork({
           Name: name,
@@ -122,10 +144,12 @@ export function createWorkspaceNetworks(docker: Docker, settings: NetworkSetting
       } catch (err) {
         // Another worker created it first, or took the subnet: look again.
         if (dockerStatus(err) === 409 && (await existing(name))) return name;
-        if (!/overlap/i.test(String((err as Error).message))) throw err;
+        lastRefusal = String((err as Error).message);
+        if (!/overlap/i.test(lastRefusal)) throw err;
+        refused.push(subnet);
       }
     }
-    throw new Error(`could not find a free subnet for Docker network ${name} after 5 attempts`);
+    throw new Error(`could not find a free subnet for Docker network ${name} after ${CREATE_ATTEMPTS} attempts (the last refusal: ${lastRefusal})`);
   }
 
   function ensure(name: string, kind: string): Promise<string> {
