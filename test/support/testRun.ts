@@ -10,7 +10,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -20,7 +20,7 @@ import type Docker from 'dockerode';
 import { createLogger } from '../../src/logger';
 import { createDocker } from '../../src/sandbox';
 import { LABEL_OWNER } from '../../src/sandbox/docker';
-import { hostPortRule } from '../../src/sandbox/network/egress';
+import { HOST_PORTS_CHAIN, hostPortRule } from '../../src/sandbox/network/egress';
 import { organizationNetworkName } from '../../src/sandbox/network/networks';
 import { workspaceName } from '../../src/sandbox/workspace';
 import { startTemporalDevServer, type DevServer } from '../../src/temporal/devServer';
@@ -82,6 +82,7 @@ export async function endTestRun(): Promise<void> {
       await closeHostPort(record.apiPort);
     }
   }
+  await closeUnheardHostPorts();
   if (devServer && process.env.HANGAR_RECORD_HISTORIES) await recordHistories(devServer.address);
   await devServer?.stop();
   devServer = null;
@@ -138,6 +139,46 @@ async function recordedIds(record: HarnessRecord): Promise<HarnessIds> {
  */
 export async function closeHostPort(port: number): Promise<void> {
   await execFileAsync('iptables', ['-w', '-D', ...hostPortRule(port)]).catch(() => undefined);
+}
+
+/**
+ * Takes back every HANGAR-HOSTPORTS hole whose port nothing on the host listens on any more:
+ * the API ports of the Hangar processes tests spawn (a worker beside its own API, a restarted
+ * one, a compose deployment), which no harness record names. A live Hangar binds its API
+ * before its worker opens the port, so a run going on beside this one keeps its holes.
+ */
+export async function closeUnheardHostPorts(): Promise<number[]> {
+  const listed = await execFileAsync('iptables', ['-w', '-S', HOST_PORTS_CHAIN]).catch(() => null);
+  if (!listed) return [];
+  const unheard = unheardPorts(hostPortsOf(listed.stdout), await listeningPorts());
+  for (const port of unheard) await closeHostPort(port);
+  return unheard;
+}
+
+/** The ports `iptables -S HANGAR-HOSTPORTS` lets in. */
+export function hostPortsOf(rules: string): number[] {
+  const accept = new RegExp(`^-A ${HOST_PORTS_CHAIN} -p tcp -m tcp --dport (\\d+) -j ACCEPT$`);
+  return rules.split('\n').flatMap((line) => {
+    const match = accept.exec(line.trim());
+    return match ? [Number(match[1])] : [];
+  });
+}
+
+export function unheardPorts(opened: number[], listening: Set<number>): number[] {
+  return [...new Set(opened)].filter((port) => !listening.has(port));
+}
+
+/** The TCP ports something on this host listens on, IPv4 or IPv6 (/proc/net/tcp, state 0A). */
+async function listeningPorts(): Promise<Set<number>> {
+  const ports = new Set<number>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    const text = await readFile(table, 'utf8').catch(() => '');
+    for (const line of text.split('\n').slice(1)) {
+      const [, local, , state] = line.trim().split(/\s+/);
+      if (state === '0A' && local) ports.add(parseInt(local.split(':')[1], 16));
+    }
+  }
+  return ports;
 }
 
 /**
