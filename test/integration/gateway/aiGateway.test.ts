@@ -341,6 +341,8 @@ describe('AI gateway', () => {
       expect(third.status).to.equal(403);
       expect(third.body.error.code).to.equal('agent_not_in_workspace');
       sawNothing([other.testId, viaBearer.testId, third.testId]);
+      // The usage row is written after the answer ends: wait for the one request that went through, then count.
+      await usageRow(ws.id);
       expect(await usageRows(ws.id)).to.have.length(1);
 
       // A chat of agent_1 in the workspace (a member chose it) opens agent_1; deleting it closes it again.
