@@ -21,11 +21,17 @@ export function agentTurnRecords(deps: AgentTurnRecordDeps) {
   const { events } = deps;
   const { replicas, replicaChats, replicaMessages } = deps.repos;
 
-  /** Marks a claimed message ended, frees its chat and tells the events stream. */
+  /**
+   * Marks a claimed message ended, frees its chat and tells the events stream. The message and
+   * its chat change in one transaction: a reader in between would see a turn ended in a chat
+   * that is still busy.
+   */
   async function endTurn(replicaId: string, chatId: string, messageId: string, end: TurnEnd): Promise<void> {
-    await replicaMessages.finish(replicaId, messageId, end.status, end.error?.slice(0, 2000) ?? null);
-    await replicaChats.release(replicaId, chatId, end.sessionId);
-    await replicas.touch(replicaId);
+    await deps.repos.transact(async (trx) => {
+      await replicaMessages.finish(replicaId, messageId, end.status, end.error?.slice(0, 2000) ?? null, trx);
+      await replicaChats.release(replicaId, chatId, end.sessionId, trx);
+      await replicas.touch(replicaId, {}, trx);
+    });
     const chat = await replicaChats.findById(replicaId, chatId);
     await events.emit(replicaId, 'chat.turn.completed', { chatId, isComplete: end.status === 'completed' });
     await events.emit(replicaId, 'chat.updated', { chat: chat ? { ...chatSummary(chat), processing: false } : { id: chatId, processing: false } });
