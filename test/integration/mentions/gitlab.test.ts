@@ -54,7 +54,8 @@ describe('GitLab mentions', function () {
 
     const answer = await until('the answer as a note', async () => notesOn(fullName, 'issue', 7).find((n) => n.body.startsWith('checking the CSV exporter')), 180_000, 250);
     expect(answer.body.endsWith(HANGAR_MARKER)).to.equal(true);
-    expect(notesOn(fullName, 'issue', 7).some((n) => n.body.includes(thread.replica_id))).to.equal(true);
+    // The acknowledgement comes from the thread's own workflow, not ordered against the answer: wait for it too.
+    await until('the acknowledgement note naming the workspace', async () => notesOn(fullName, 'issue', 7).find((n) => n.body.includes(thread.replica_id)), 180_000, 250);
     expect(fakeGitlab().awards.some((a) => a.project === fullName && a.awardable === 'note:901' && a.name === 'eyes')).to.equal(true);
     // Every call for this project carried the organization's own access token, not the deployment's.
     const calls = fakeGitlab().calls.filter((c) => c.method === 'POST' && c.path.includes(encodeURIComponent(fullName)));

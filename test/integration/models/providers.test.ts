@@ -338,7 +338,11 @@ describe('model catalog with provider keys', () => {
     const everything = [...app.logs, ...harness().logs].join('\n');
     expect(everything).not.to.include(secretA);
     expect(everything).not.to.include(secretB);
-    const stored = await harness().database.db('model_catalog_snapshots').where({ organization_id: org.organization_id });
+    // Snapshots are saved beside the answer, not before it.
+    const stored = await until('both sources\' snapshots', async () => {
+      const rows = await harness().database.db('model_catalog_snapshots').where({ organization_id: org.organization_id });
+      return rows.length >= 2 && rows;
+    });
     expect(stored).to.have.length(2);
     expect(JSON.stringify(stored)).not.to.include(secretA);
     expect(JSON.stringify(stored)).not.to.include(secretB);
