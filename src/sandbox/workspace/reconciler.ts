@@ -69,6 +69,11 @@ export function startWorkspaceReconciler(options: WorkspaceReconcilerOptions): W
   }
 
   async function checkOnce(): Promise<void> {
+    // The records before the engine: a workspace is recorded active only once its container
+    // runs, so one that turns active while this check runs is seen running by the listing that
+    // follows. Listed the other way round, it was taken for a stopped one and asked to restart,
+    // which holds its workflow until its turns end (up to two minutes).
+    const active = await options.activeWorkspaces();
     let containers: Docker.ContainerInfo[];
     try {
       containers = await docker.listContainers({ all: true, filters: { label: [`${LABEL_ROLE}=${WORKSPACE_ROLE}`] } });
@@ -77,7 +82,7 @@ export function startWorkspaceReconciler(options: WorkspaceReconcilerOptions): W
       const downMs = Date.now() - downSince;
       logger.warn('the Docker engine is unreachable', { downMs, err });
       // Left as they are, the workspaces would say `active` for as long as the engine is away.
-      if (downMs >= options.engineLostMs) await ask(await options.activeWorkspaces(), `the Docker engine has been unreachable for ${Math.round(downMs / 1000)} s`);
+      if (downMs >= options.engineLostMs) await ask(active, `the Docker engine has been unreachable for ${Math.round(downMs / 1000)} s`);
       return;
     }
     if (downSince !== null) {
@@ -93,10 +98,9 @@ export function startWorkspaceReconciler(options: WorkspaceReconcilerOptions): W
       downSince = null;
       // Every one: a container the engine kept running (live-restore) still has turns that
       // waited while it was away, and a restart of a running container only resumes them.
-      return ask(await options.activeWorkspaces(), 'the Docker engine answers again');
+      return ask(active, 'the Docker engine answers again');
     }
     const running = new Set(containers.filter((c) => c.State === 'running').map((c) => c.Labels[LABEL_REPLICA]));
-    const active = await options.activeWorkspaces();
     const stoppedOnes = active.filter((w) => !running.has(w.key));
     logger.debug('workspaces checked', { active: active.length, stopped: stoppedOnes.length });
     if (stoppedOnes.length) await ask(stoppedOnes, 'its container is not running');
