@@ -6,8 +6,13 @@
  * worker's harness is removed at the run's end from what it wrote down. In one process (a
  * single file, `--no-parallel`) the harness closes itself after the last file.
  */
+import { config as chaiConfig } from 'chai';
 import { startSharedHarness, stopSharedHarness, sharedHarnessRunning } from './harness';
 import { endTestRun, recordFileTime, startTestRun } from './testRun';
+
+// A failure in CI is read once, from its log: print what was compared in full, not its first 40
+// characters (a command's error output cut to "reaching Hanga…" names no cause).
+chaiConfig.truncateThreshold = 0;
 
 /** Mocha sets this in the processes of a parallel run. */
 const IN_PARALLEL_WORKER = process.env.MOCHA_WORKER_ID !== undefined;
