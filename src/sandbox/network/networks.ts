@@ -6,11 +6,16 @@
  * drops traffic between different bridges.
  *
  * Subnets come from an operator pool (default 10.213.0.0/16 in /26s: 1,024 networks of 61
- * containers per host): one of the first few free of every existing Docker network, at random,
- * so that workers creating networks at once rarely race for one. An organization's network is
- * removed again once no container of it is left.
+ * containers per host): one of the first few free of every existing Docker network and of every
+ * route of the host the worker runs on, at random, so that workers creating networks at once
+ * rarely race for one. Docker takes a subnet the host already routes elsewhere (a VPN, or a bridge
+ * an earlier network left behind), and the host then sends the workspace's traffic to that other
+ * interface: it can reach nothing and nothing reaches it. An organization's network is removed
+ * again once no container of it is left.
  */
 import { createHash, randomInt } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { endianness } from 'node:os';
 import type Docker from 'dockerode';
 import type { Logger } from '../../logger';
 import { dockerStatus } from '../errors';
@@ -79,6 +84,31 @@ export function* freeSubnets(settings: NetworkSettings, used: string[]): Generat
   }
 }
 
+/**
+ * The IPv4 prefixes a Linux routing table (`/proc/net/route`) sends somewhere, the default route
+ * left out. The kernel prints each address as the hex of its 32 bits in the host's byte order.
+ */
+export function routedPrefixes(table: string, byteOrder: 'LE' | 'BE' = endianness()): string[] {
+  const address = (hex: string) => {
+    const bytes = hex.match(/../g)!.map((b) => parseInt(b, 16));
+    return byteOrder === 'LE' ? bytes.reverse() : bytes;
+  };
+  const prefixes = new Set<string>();
+  for (const line of table.split('\n').slice(1)) {
+    const [, destination, , , , , , mask] = line.trim().split(/\s+/);
+    if (!destination || !mask || !/^[0-9A-Fa-f]{8}$/.test(destination) || !/^[0-9A-Fa-f]{8}$/.test(mask)) continue;
+    const bits = address(mask).reduce((n, byte) => n + byte.toString(2).replace(/0/g, '').length, 0);
+    if (bits === 0) continue;
+    prefixes.add(`${address(destination).join('.')}/${bits}`);
+  }
+  return [...prefixes];
+}
+
+/** This host's routed prefixes; none where there is no such table (not Linux). */
+async function hostRoutes(path = '/proc/net/route'): Promise<string[]> {
+  return routedPrefixes(await readFile(path, 'utf8').catch(() => ''));
+}
+
 /** Attempts at creating one network while other processes take subnets from the same pool. */
 const CREATE_ATTEMPTS = 20;
 /**
@@ -99,9 +129,19 @@ function firstOf<T>(items: Iterable<T>, count: number): T[] {
 export function createWorkspaceNetworks(docker: Docker, settings: NetworkSettings, logger: Logger): WorkspaceNetworks {
   const known = new Map<string, Promise<string>>();
 
+  /**
+   * Every Docker network's subnet, and the routes of this host that would win over a new
+   * network's own (as specific or more): on the engine's own host that includes interfaces
+   * Docker no longer lists (its `docker network ls` forgets a bridge it failed to remove) and the
+   * operator's own networks. A broader route (a VPC's 10.0.0.0/8) loses to the bridge's, so it
+   * leaves the pool usable. A worker in a container of its own reads its container's routes
+   * instead: no help there, and no harm.
+   */
   async function usedSubnets(): Promise<string[]> {
     const networks = await docker.listNetworks();
-    return networks.flatMap((n) => (n.IPAM?.Config ?? []).map((c) => c.Subnet ?? '')).filter(Boolean);
+    const subnets = networks.flatMap((n) => (n.IPAM?.Config ?? []).map((c) => c.Subnet ?? '')).filter(Boolean);
+    const shadowing = (await hostRoutes()).filter((prefix) => Number(prefix.split('/')[1]) >= settings.prefixLength);
+    return [...subnets, ...shadowing];
   }
 
   /** An existing network of this name must be one of ours: isolated, with a bridge the rules match. */

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { allowEntry, egressRuleset, ipv4Cidr } from '../../../src/sandbox/network/egress';
-import { bridgeName, freeSubnets, organizationNetworkName } from '../../../src/sandbox/network/networks';
+import { bridgeName, freeSubnets, organizationNetworkName, routedPrefixes } from '../../../src/sandbox/network/networks';
 
 describe('sandbox network: egress rules and subnets', () => {
   it('refuses internal ranges after the allowlist and resolvers, and ends open only in public mode', () => {
@@ -53,6 +53,20 @@ describe('sandbox network: egress rules and subnets', () => {
     expect(subnets).to.deep.equal([{ subnet: '10.213.0.0/26', gateway: '10.213.0.1' }]);
     expect([...freeSubnets({ pool: '10.213.0.0/24', prefixLength: 26 }, ['10.0.0.0/8'])]).to.deep.equal([]);
     expect(() => [...freeSubnets({ pool: '10.213.0.0/24', prefixLength: 16 }, [])]).to.throw(/must be between/);
+  });
+
+  it("reads the prefixes a routing table sends somewhere, in the host's byte order, without the default route", () => {
+    const table = [
+      'Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT',
+      'eth0\t00000000\t010200C0\t0003\t0\t0\t0\t00000000\t0\t0\t0',
+      'hgr23b222bcf4dc\t8001D50A\t00000000\t0001\t0\t0\t0\tC0FFFFFF\t0\t0\t0',
+      'docker0\t000011AC\t00000000\t0001\t0\t0\t0\t0000FFFF\t0\t0\t0',
+      'hgr23b222bcf4dc\t8001D50A\t00000000\t0001\t0\t0\t0\tC0FFFFFF\t0\t0\t0',
+      '',
+    ].join('\n');
+    expect(routedPrefixes(table, 'LE')).to.deep.equal(['10.213.1.128/26', '172.17.0.0/16']);
+    expect(routedPrefixes('Iface\tDestination\tGateway\tFlags\tRefCnt\tUse\tMetric\tMask\neth1\t0AD50300\t00000000\t0001\t0\t0\t0\tFFFFFFC0\n', 'BE')).to.deep.equal(['10.213.3.0/26']);
+    expect(routedPrefixes('')).to.deep.equal([]);
   });
 
   it('names networks after organizations, with bridges the rules match', () => {
