@@ -89,24 +89,20 @@ export function* freeSubnets(settings: NetworkSettings, used: string[]): Generat
  * left out. The kernel prints each address as the hex of its 32 bits in the host's byte order.
  */
 export function routedPrefixes(table: string, byteOrder: 'LE' | 'BE' = endianness()): string[] {
-  const address = (hex: string) => {
-    const bytes = hex.match(/../g)!.map((b) => parseInt(b, 16));
-    return byteOrder === 'LE' ? bytes.reverse() : bytes;
-  };
+  const value = (hex: string) => (byteOrder === 'LE' ? Buffer.from(hex, 'hex').readUInt32LE() : parseInt(hex, 16));
   const prefixes = new Set<string>();
   for (const line of table.split('\n').slice(1)) {
     const [, destination, , , , , , mask] = line.trim().split(/\s+/);
-    if (!destination || !mask || !/^[0-9A-Fa-f]{8}$/.test(destination) || !/^[0-9A-Fa-f]{8}$/.test(mask)) continue;
-    const bits = address(mask).reduce((n, byte) => n + byte.toString(2).replace(/0/g, '').length, 0);
-    if (bits === 0) continue;
-    prefixes.add(`${address(destination).join('.')}/${bits}`);
+    if (!/^[0-9A-Fa-f]{8}$/.test(destination ?? '') || !/^[0-9A-Fa-f]{8}$/.test(mask ?? '')) continue;
+    const bits = value(mask!).toString(2).replace(/0/g, '').length;
+    if (bits > 0) prefixes.add(`${toAddress(value(destination!))}/${bits}`);
   }
   return [...prefixes];
 }
 
 /** This host's routed prefixes; none where there is no such table (not Linux). */
-async function hostRoutes(path = '/proc/net/route'): Promise<string[]> {
-  return routedPrefixes(await readFile(path, 'utf8').catch(() => ''));
+async function hostRoutes(): Promise<string[]> {
+  return routedPrefixes(await readFile('/proc/net/route', 'utf8').catch(() => ''));
 }
 
 /** Attempts at creating one network while other processes take subnets from the same pool. */
