@@ -5,7 +5,8 @@
 #   2. a temp copy of it with the `hangar` user (uid/gid 1000), apt caches removed and the
 #      overlay scripts/sandbox-image/rootfs/ copied in, and the deterministic test coding agent
 #      (scripts/sandbox-image/agent/, Go, stdlib only) compiled to /usr/local/bin/hangar-test-agent,
-#      and the in-workspace CLI (scripts/sandbox-image/cli/, likewise) to /usr/local/bin/hangar;
+#      the in-workspace CLI (scripts/sandbox-image/cli/, likewise) to /usr/local/bin/hangar, and the
+#      turn supervisor (scripts/sandbox-image/turn/, likewise) to /usr/local/bin/hangar-turn;
 #   3. the coding-agent CLIs pinned in scripts/sandbox-image/agents.json, from npm registry
 #      tarballs (`npm pack`, cached in <cache>/agents/), unpacked under /opt/hangar/agents/<name>/
 #      with launchers in /usr/local/bin (claude, codex, opencode, pi, node), plus cursor-agent when
@@ -123,6 +124,7 @@ fi
 # The test agent is part of every image, so a missing Go toolchain stops the build before any work.
 agent_src="$repo/scripts/sandbox-image/agent"
 cli_src="$repo/scripts/sandbox-image/cli"
+turn_src="$repo/scripts/sandbox-image/turn"
 go_bin="${HANGAR_GO:-$(command -v go || true)}"
 [ -z "$go_bin" ] && [ -x /usr/local/go/bin/go ] && go_bin=/usr/local/go/bin/go
 if [ -d "$agent_src" ] && { [ -z "$go_bin" ] || ! "$go_bin" version >/dev/null 2>&1; }; then
@@ -388,6 +390,12 @@ if [ -d "$agent_src" ]; then
     die "building the workspace CLI (scripts/sandbox-image/cli) failed"
   fi
   chmod 755 "$root/usr/local/bin/hangar"
+  say "turn supervisor: build for linux/$goarch"
+  if ! (cd "$turn_src" && CGO_ENABLED=0 GOOS=linux GOARCH="$goarch" GOTOOLCHAIN=local GOPROXY=off GOWORK=off GOFLAGS='' \
+      "$go_bin" build -trimpath -ldflags='-s -w' -o "$root/usr/local/bin/hangar-turn" .); then
+    die "building the turn supervisor (scripts/sandbox-image/turn) failed"
+  fi
+  chmod 755 "$root/usr/local/bin/hangar-turn"
 fi
 
 agents_start=$SECONDS

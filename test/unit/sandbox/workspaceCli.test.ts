@@ -1,6 +1,7 @@
 /**
- * The in-workspace `hangar` CLI is Go (scripts/sandbox-image/cli); its own tests run with the
- * same toolchain the image build uses (`go` on PATH, /usr/local/go/bin/go, or HANGAR_GO).
+ * The in-workspace `hangar` CLI (scripts/sandbox-image/cli) and the turn supervisor
+ * (scripts/sandbox-image/turn) are Go; their own tests run with the same toolchain the image
+ * build uses (`go` on PATH, /usr/local/go/bin/go, or HANGAR_GO).
  */
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
@@ -15,16 +16,19 @@ function goBinary(): string {
   throw new Error('the Go toolchain is needed to build and test the workspace CLI (as for the sandbox image)');
 }
 
-describe('the in-workspace hangar CLI', function () {
+function goTest(dir: string): void {
+  const run = spawnSync(goBinary(), ['test', './...'], {
+    cwd: join(__dirname, '../../../scripts/sandbox-image', dir),
+    encoding: 'utf8',
+    env: { ...process.env, CGO_ENABLED: '0', GOTOOLCHAIN: 'local', GOPROXY: 'off', GOWORK: 'off', GOFLAGS: '' },
+  });
+  expect(run.status, `${run.stdout}\n${run.stderr}`).to.equal(0);
+}
+
+describe('the in-workspace Go programs', function () {
   this.timeout(180_000);
 
-  it('passes its Go tests', () => {
-    const dir = join(__dirname, '../../../scripts/sandbox-image/cli');
-    const run = spawnSync(goBinary(), ['test', './...'], {
-      cwd: dir,
-      encoding: 'utf8',
-      env: { ...process.env, CGO_ENABLED: '0', GOTOOLCHAIN: 'local', GOPROXY: 'off', GOWORK: 'off', GOFLAGS: '' },
-    });
-    expect(run.status, `${run.stdout}\n${run.stderr}`).to.equal(0);
-  });
+  it('the hangar CLI passes its Go tests', () => goTest('cli'));
+
+  it('the turn supervisor (hangar-turn) passes its Go tests', () => goTest('turn'));
 });

@@ -1,0 +1,3 @@
+module hangar/turn
+
+go 1.19
