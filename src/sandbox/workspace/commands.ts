@@ -98,7 +98,10 @@ export function workspaceCommands(engine: WorkspaceEngine): WorkspaceCommands {
           signal: req.signal,
           timeoutMs: req.timeoutMs,
           onSession: req.onSession && ((id) => guarded(() => req.onSession!(id))),
-          onStdout: (chunk) => lines.push(chunk),
+          onStdout: (chunk) => {
+            if (req.onStdout) guarded(() => req.onStdout!(chunk));
+            lines.push(chunk);
+          },
           onStderr: (chunk) => onStderr(stderr.write(chunk)),
         });
       } finally {

@@ -43,6 +43,8 @@ export interface ExecRequest {
   stdin?: string;
   /** Each stdout line without its newline, in order (JSON-lines agents). */
   onStdoutLine?: (line: string) => void;
+  /** Stdout as the bytes arrive, for a reader that counts them (a supervised turn's output). */
+  onStdout?: (chunk: Buffer) => void;
   onStderr?: (chunk: string) => void;
   /** Aborting kills the command's session in the container and rejects with the reason. */
   signal?: AbortSignal;
