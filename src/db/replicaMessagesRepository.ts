@@ -24,6 +24,11 @@ export interface MessageRow {
   error: string | null;
   /** The process session of a running turn's agent in its container, recorded once it starts. */
   agent_session?: number | null;
+  /**
+   * How many bytes of a supervised turn's output are recorded (src/sandbox/workspace/turnSupervisor.ts);
+   * null for a turn that is not supervised (not started, or from before the supervisor).
+   */
+  output_offset?: number | string | null;
   created_at: Date;
   started_at: Date | null;
   completed_at: Date | null;
@@ -133,8 +138,35 @@ export function createReplicaMessagesRepository(db: Knex) {
       await byId(replicaId, messageId, trx).update({ agent_session: sessionId });
     },
 
-    async finish(replicaId: string, messageId: string, status: Exclude<MessageStatus, 'queued' | 'running'>, error: string | null, trx: Knex = db): Promise<void> {
-      await byId(replicaId, messageId, trx).update({ status, completed_at: trx.fn.now(), error });
+    /**
+     * Ends a running message; false when it was not running (another attempt of its turn ended
+     * it first), and then nothing changes.
+     */
+    async finish(replicaId: string, messageId: string, status: Exclude<MessageStatus, 'queued' | 'running'>, error: string | null, trx: Knex = db): Promise<boolean> {
+      return (await byId(replicaId, messageId, trx).where({ status: 'running' }).update({ status, completed_at: trx.fn.now(), error })) > 0;
+    },
+
+    /**
+     * A running turn's agent started under the supervisor with session `sessionId`: its output
+     * is recorded from here on (`advanceOutput`). Answers how much of it is recorded already
+     * (0 for a turn that just started, more for one a worker takes over), null when the message
+     * is no longer running.
+     */
+    async superviseTurn(replicaId: string, messageId: string, sessionId: number, trx: Knex = db): Promise<number | null> {
+      const [row] = (await byId(replicaId, messageId, trx)
+        .where({ status: 'running' })
+        .update({ agent_session: sessionId, output_offset: trx.raw('COALESCE(output_offset, 0)') })
+        .returning('output_offset')) as Array<{ output_offset: number | string }>;
+      return row ? Number(row.output_offset) : null;
+    },
+
+    /**
+     * Records that a running turn's output is recorded up to `to`, where it was at `from`: in the
+     * transaction that writes what lies between. False when it was not at `from` (another worker
+     * follows the turn now, or it ended): the caller wrote nothing and stops.
+     */
+    async advanceOutput(replicaId: string, messageId: string, from: number, to: number, trx: Knex = db): Promise<boolean> {
+      return (await byId(replicaId, messageId, trx).where({ status: 'running', output_offset: from }).update({ output_offset: to })) > 0;
     },
 
     /**

@@ -31,6 +31,7 @@ import * as m028 from './028_idempotency_fingerprints';
 import * as m029 from './029_worker_hosts';
 import * as m030 from './030_worker_relays';
 import * as m031 from './031_gitlab_connections';
+import * as m032 from './032_supervised_turns';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -66,6 +67,7 @@ const migrations: Array<[string, Migration]> = [
   ['029_worker_hosts', m029],
   ['030_worker_relays', m030],
   ['031_gitlab_connections', m031],
+  ['032_supervised_turns', m032],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
