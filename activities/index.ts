@@ -71,6 +71,8 @@ export interface ActivityDeps {
   hostTimeoutMs: number;
   /** `HANGAR_WORKSPACE_VOLUMES_SHARED`: placement marks workspaces movable to another host when theirs is lost. */
   workspaceVolumesShared?: boolean;
+  /** Aborted when this worker begins to stop: its running agent turns hand over to the next worker. */
+  draining?: AbortSignal;
 }
 
 /**

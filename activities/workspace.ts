@@ -51,6 +51,8 @@ export interface WorkspaceActivityDeps {
   blobs: Pick<BlobStore, 'deleteByPrefix'>;
   /** This worker's host: containers it makes carry it, and a claim takes only warm entries held here. */
   hostId?: string;
+  /** Aborted when this worker begins to stop: its running turns hand over to the next worker. */
+  draining?: AbortSignal;
 }
 
 export const HOOK_LOG_PREVIEW = 100_000;

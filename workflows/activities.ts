@@ -92,9 +92,8 @@ const BUILDS: ActivityOptions = {
 export const builds = proxyActivities<WarmPoolActivities>(BUILDS);
 
 /**
- * Agent turns: long and heartbeating every few seconds. A second attempt exists for a worker
- * lost mid-turn (the heartbeat stops): it runs the claimed message again only if the agent had
- * not started, and otherwise stops what is left of it and ends the turn as interrupted.
+ * Agent turns as histories from before the supervisor schedule them (`runNextTurn`): long and
+ * heartbeating every few seconds, with a second attempt for a worker lost mid-turn.
  */
 const TURNS: ActivityOptions = {
   startToCloseTimeout: '2 hours',
@@ -102,6 +101,23 @@ const TURNS: ActivityOptions = {
   retry: { maximumAttempts: 2, initialInterval: '1 second' },
 };
 export const turns = proxyActivities<AgentTurnActivities>(TURNS);
+
+/**
+ * Agent turns under the in-workspace supervisor (`runAgentTurn`, behind the
+ * `turns-outlive-workers` patch): the agent runs in its workspace, not in the worker's exec, so a
+ * turn outlives its worker. An attempt ends when its worker is lost (the heartbeat stops) or
+ * stops (it hands the turn over at once), and the next attempt follows the same agent on from
+ * the records: an attempt is a worker's loss, not the turn's, so there are many, soon after each
+ * other. The turn itself is bounded by its own limit (the activity stops the agent at 2 hours,
+ * counted from its start over every attempt); the timeouts here are backstops beyond it.
+ */
+const SUPERVISED_TURNS: ActivityOptions = {
+  startToCloseTimeout: '130 minutes',
+  scheduleToCloseTimeout: '3 hours',
+  heartbeatTimeout: '20 seconds',
+  retry: { maximumAttempts: 60, initialInterval: '1 second', maximumInterval: '30 seconds' },
+};
+export const supervisedTurns = proxyActivities<AgentTurnActivities>(SUPERVISED_TURNS);
 
 /**
  * A start-hook test: one attempt plus one retry. A worker that dies mid-test leaves no state
@@ -154,12 +170,13 @@ export const placements = proxyActivities<HostActivities>({
  * always did.
  */
 export function onHost(host: HostPlacement | undefined) {
-  if (!host) return { containers, builds, turns, canvasReads };
+  if (!host) return { containers, builds, turns, supervisedTurns, canvasReads };
   const at = { taskQueue: host.taskQueue, ...(host.scheduleToStartMs === null ? {} : { scheduleToStartTimeout: host.scheduleToStartMs }) };
   return {
     containers: proxyActivities<WorkspaceActivities>({ ...CONTAINERS, ...at }),
     builds: proxyActivities<WarmPoolActivities>({ ...BUILDS, ...at }),
     turns: proxyActivities<AgentTurnActivities>({ ...TURNS, ...at }),
+    supervisedTurns: proxyActivities<AgentTurnActivities>({ ...SUPERVISED_TURNS, ...at }),
     canvasReads: proxyActivities<CanvasActivities>({ ...CANVAS_READS, ...at }),
   };
 }

@@ -17,6 +17,7 @@ export class WorkspaceEffects {
   /** The container activities and the turns, sent to the queue of the host that holds the container. */
   containers: ReturnType<typeof onHost>['containers'];
   turns: ReturnType<typeof onHost>['turns'];
+  supervisedTurns: ReturnType<typeof onHost>['supervisedTurns'];
   /** Webhooks and thread relays still going out in the background. */
   private readonly deliveries = new Set<Promise<void>>();
 
@@ -25,13 +26,13 @@ export class WorkspaceEffects {
     readonly machine: WorkspaceMachine,
   ) {
     this.replicaId = input.replicaId;
-    ({ containers: this.containers, turns: this.turns } = onHost(machine.placement.host));
+    ({ containers: this.containers, turns: this.turns, supervisedTurns: this.supervisedTurns } = onHost(machine.placement.host));
   }
 
   /** The workspace is placed on `host` (or moved there): its container work goes to that host's queue. */
   useHost(host: HostPlacement | undefined): void {
     this.machine.placement.placeOn(host);
-    ({ containers: this.containers, turns: this.turns } = onHost(host));
+    ({ containers: this.containers, turns: this.turns, supervisedTurns: this.supervisedTurns } = onHost(host));
   }
 
   /** Whether `err` says the host was lost (it did not pick up container work in time); the machine records it. */

@@ -9,6 +9,12 @@ import { failureMessage } from './failures';
 import type { RunOutcome, TurnResult } from './shared';
 import type { WorkspaceEffects } from './workspaceEffects';
 
+/**
+ * Turns run under the in-workspace supervisor and outlive their worker (issue 32): a new
+ * activity name with its own retry policy. Histories from before it keep `runNextTurn`.
+ */
+export const TURNS_OUTLIVE_WORKERS = 'turns-outlive-workers';
+
 export class TurnLoops {
   private scope = new CancellationScope();
   private readonly loops = new Set<Promise<void>>();
@@ -54,14 +60,15 @@ export class TurnLoops {
   }
 
   /**
-   * One turn. A turn whose activity failed (it timed out, or its worker was lost on both
-   * attempts) ends as a failed turn: the message is marked, the chat freed and the error shown,
-   * so the next message runs.
+   * One turn. A turn whose activity failed for good (it ran past its timeouts, or failed on
+   * every attempt) ends as a failed turn: the message is marked, the chat freed and the error
+   * shown, so the next message runs.
    */
   private async runTurn(chatId: string): Promise<TurnResult> {
     const { ws } = this;
     try {
-      return await ws.turns.runNextTurn({ replicaId: ws.replicaId, chatId });
+      const args = { replicaId: ws.replicaId, chatId };
+      return await (patched(TURNS_OUTLIVE_WORKERS) ? ws.supervisedTurns.runAgentTurn(args) : ws.turns.runNextTurn(args));
     } catch (err) {
       if (isCancellation(err)) throw err;
       // Nothing ran (the turn was never picked up): the message stays queued, the workspace goes

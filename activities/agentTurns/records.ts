@@ -1,7 +1,7 @@
 /**
  * The records of an agent turn (activities/agentTurns/index.ts): how a claimed turn ends in the
- * database and on the events stream, why a turn may not start, and what a retried turn finds
- * of the attempt its lost worker made.
+ * database and on the events stream, why a turn may not start, and what an attempt finds of
+ * an earlier one (a worker lost or stopped mid-turn).
  */
 import type { AgentId } from '../../src/agents/catalog';
 import { missingCredentialMessage } from '../../src/agents/credentials';
@@ -15,6 +15,7 @@ export type AgentTurnRecordDeps = Pick<WorkspaceActivityDeps, 'repos' | 'runtime
 
 export type TurnEnd = { status: 'completed' | 'failed' | 'interrupted'; error: string | null; sessionId?: string };
 
+/** Only for a turn started before the supervisor: its agent ran in the lost worker's exec. */
 const LOST_WORKER_ERROR = 'the worker running this turn was lost after the agent started; send the message again to retry it';
 
 export function agentTurnRecords(deps: AgentTurnRecordDeps) {
@@ -22,19 +23,23 @@ export function agentTurnRecords(deps: AgentTurnRecordDeps) {
   const { replicas, replicaChats, replicaMessages } = deps.repos;
 
   /**
-   * Marks a claimed message ended, frees its chat and tells the events stream. The message and
-   * its chat change in one transaction: a reader in between would see a turn ended in a chat
-   * that is still busy.
+   * Marks a claimed message ended, frees its chat and tells the events stream; false when the
+   * message had ended already. The message and its chat change in one transaction: a reader in
+   * between would see a turn ended in a chat that is still busy.
    */
-  async function endTurn(replicaId: string, chatId: string, messageId: string, end: TurnEnd): Promise<void> {
-    await deps.repos.transact(async (trx) => {
-      await replicaMessages.finish(replicaId, messageId, end.status, end.error?.slice(0, 2000) ?? null, trx);
+  async function endTurn(replicaId: string, chatId: string, messageId: string, end: TurnEnd): Promise<boolean> {
+    const ended = await deps.repos.transact(async (trx) => {
+      if (!(await replicaMessages.finish(replicaId, messageId, end.status, end.error?.slice(0, 2000) ?? null, trx))) return false;
       await replicaChats.release(replicaId, chatId, end.sessionId, trx);
       await replicas.touch(replicaId, {}, trx);
+      return true;
     });
+    // Ended already (by another attempt of the turn): it was told then.
+    if (!ended) return false;
     const chat = await replicaChats.findById(replicaId, chatId);
     await events.emit(replicaId, 'chat.turn.completed', { chatId, isComplete: end.status === 'completed' });
     await events.emit(replicaId, 'chat.updated', { chat: chat ? { ...chatSummary(chat), processing: false } : { id: chatId, processing: false } });
+    return true;
   }
 
   /**
@@ -49,23 +54,24 @@ export function agentTurnRecords(deps: AgentTurnRecordDeps) {
   }
 
   /**
-   * A retry after the worker running this turn was lost: the message its first attempt had
-   * claimed (a chat runs one turn at a time, so it is the chat's running message). When no
-   * agent session was recorded on it, the agent never started and the message simply runs
-   * here; when one was, that session is stopped and the turn ends interrupted, since running a
-   * prompt twice could repeat what the agent already did.
+   * What a turn's attempt finds of an earlier one (a worker lost or stopped mid-turn, or an
+   * activity retried): the chat's running message, which it takes over (a chat runs one turn at
+   * a time, so it is that attempt's message). Its agent, started under the supervisor, is followed
+   * on where the records stop; one that had not started yet starts now. A message whose agent
+   * ran in the lost worker's own exec (a turn from before the supervisor) cannot be followed:
+   * that session is stopped and the turn ends interrupted, since running a prompt twice could
+   * repeat what the agent already did.
    */
-  async function resumeLost(replicaId: string, chatId: string, claimedBefore: string | undefined): Promise<{ message: MessageRow } | { ended: TurnResult } | null> {
+  async function takeOver(replicaId: string, chatId: string, claimedBefore: string | undefined): Promise<{ message: MessageRow } | { ended: TurnResult } | null> {
     const message = await replicaMessages.running(replicaId, chatId);
     if (!message) {
       // The earlier attempt ended its turn but its result never reached Temporal (its worker
       // stopped or died right after): that ending is this attempt's result. Claiming the next
       // message instead would report nothing for this one, and the run waiting on it would hang.
       const earlier = claimedBefore ? await replicaMessages.findById(replicaId, claimedBefore) : null;
-      if (!earlier || earlier.status === 'queued' || earlier.status === 'running') return null;
-      const ok = earlier.status === 'completed';
-      return { ended: { ran: true, messageId: earlier.id, ok, error: ok ? null : (earlier.error ?? earlier.status).slice(0, 2000), ...(earlier.status === 'interrupted' ? { interrupted: true } : {}) } };
+      return earlier ? endingOf(earlier) : null;
     }
+    if (message.output_offset !== null && message.output_offset !== undefined) return { message };
     if (message.agent_session === null || message.agent_session === undefined) return { message };
     const row = await replicas.find(replicaId);
     if (row) await deps.runtime.killSession(workspaceKey(row), message.agent_session).catch((err: unknown) => deps.logger.warn('could not stop a lost turn', { replicaId, err }));
@@ -74,7 +80,14 @@ export function agentTurnRecords(deps: AgentTurnRecordDeps) {
     return { ended: { ran: true, messageId: message.id, ok: false, error: LOST_WORKER_ERROR, interrupted: true } };
   }
 
-  return { endTurn, turnRefusal, resumeLost };
+  /** An ended message as its turn's result; null while it is queued or running. */
+  function endingOf(message: MessageRow): { ended: TurnResult } | null {
+    if (message.status === 'queued' || message.status === 'running') return null;
+    const ok = message.status === 'completed';
+    return { ended: { ran: true, messageId: message.id, ok, error: ok ? null : (message.error ?? message.status).slice(0, 2000), ...(message.status === 'interrupted' ? { interrupted: true } : {}) } };
+  }
+
+  return { endTurn, turnRefusal, takeOver, endingOf };
 }
 
 export type AgentTurnRecords = ReturnType<typeof agentTurnRecords>;

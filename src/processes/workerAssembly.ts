@@ -75,6 +75,9 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
   const temporal = createWorkflowControl(connection, workflowControlOptions(config, tracing));
   const hostId = config.workerHostId;
   const hostQueue = hostTaskQueue(config.taskQueue, hostId);
+  // Aborted once this worker stops polling: its agent turns hand over to the next worker of the
+  // host instead of waiting out the grace period (activities/agentTurns/cli.ts).
+  const draining = new AbortController();
   const worker = await createHangarWorker({
     logger,
     tracing,
@@ -108,6 +111,7 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
       hostId,
       hostTimeoutMs: config.hostTimeoutMs,
       workspaceVolumesShared: config.workspaceVolumes.shared,
+      draining: draining.signal,
       threadAdapters: [
         createSlackThreadAdapter({
           repos,
@@ -205,6 +209,8 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
     async shutdown() {
       await heartbeat.stop();
       if (worker.getState() === 'RUNNING') worker.shutdown();
+      // After the polls stop, so that no turn handed over comes back to this worker.
+      draining.abort();
       await running;
     },
   };

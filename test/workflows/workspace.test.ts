@@ -42,6 +42,7 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
     'tells the runs of the turns cut with the lost host that they were interrupted, and takes their chats up on the new host': 'lost-host-relocation',
     'continues as new past its history limit, carrying status, host, grouped runs and whether its run was told': 'continue-as-new',
     'carries on after its worker restarts in the middle of a turn': 'worker-restart',
+    'takes a turn over on the next attempt when its worker hands it over mid-turn, and its run hears it completed': 'turn-taken-over',
   };
 
   afterEach(async function () {
@@ -88,7 +89,7 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
       expect(t.world.callsTo('provisionWorkspace').map((c) => [c.args, c.taskQueue])).to.deep.equal([[{ replicaId: t.replicaId }, hostQueue('a')]]);
       expect(t.world.turnsRun).to.deep.equal([{ chatId: 'c1', messageId: 'm1', taskQueue: hostQueue('a') }]);
       // Every turn activity went to the host's queue, the last one finding nothing more queued.
-      expect(t.world.callsTo('runNextTurn').map((c) => c.taskQueue)).to.deep.equal([hostQueue('a'), hostQueue('a')]);
+      expect(t.world.callsTo('runAgentTurn').map((c) => c.taskQueue)).to.deep.equal([hostQueue('a'), hostQueue('a')]);
       expect(t.world.statuses()).to.deep.equal([{ status: 'active' }]);
       expect(t.world.callsTo('relayTurn').map((c) => c.args)).to.deep.equal([{ replicaId: t.replicaId, chatId: 'c1', messageId: 'm1' }]);
       expect(t.world.webhookEvents()).to.deep.equal([
@@ -117,8 +118,8 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
       expect(await gaveUp.hears(1)).to.deep.equal([{ ok: false, error: 'the agent gave up on m2' }]);
       expect(await fine.hears(1)).to.deep.equal([{ ok: true, error: null }]);
       await ws.stateBecomes(idle);
-      // The throwing turn had its two attempts (TURNS' retry policy), then was marked failed once.
-      expect(t.world.callsTo('runNextTurn').filter((c) => c.attempt === 2)).to.have.length(1);
+      // The turn that failed for good was marked failed once.
+      expect(t.world.callsTo('runAgentTurn').filter((c) => c.attempt === 2)).to.have.length(0);
       expect(t.world.callsTo('failRunningTurn').map((c) => c.args)).to.deep.equal([{ replicaId: t.replicaId, chatId: 'c1', error }]);
       expect(t.world.turnsRun.map((r) => r.messageId)).to.deep.equal(['m2', 'm3']);
       expect(t.world.statuses()).to.deep.equal([{ status: 'active' }], 'a failed turn does not change the workspace status');
@@ -140,7 +141,7 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
       await t.startSharedWorker();
       await t.startHostWorker('a');
       const ws = await t.startWorkspace(t.input({ firstChatId: 'c1' }));
-      await called('runNextTurn', 1);
+      await called('runAgentTurn', 1);
       await ws.workRequested('c2');
       await turnsRan('c2-m1', 'c2-m2');
       // c2 went on while c1's turn was held; c1's second message waits for its first.
@@ -174,7 +175,7 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
 
     it('frees the chat when its turn activity fails before claiming a message, and the chat\'s message then runs', async () => {
       t.world.placement = t.world.host('a');
-      t.world.queue('c1', { id: 'no message', failsBeforeClaim: 2 }, { id: 'm1' });
+      t.world.queue('c1', { id: 'no message', failsBeforeClaim: 1 }, { id: 'm1' });
       await t.startSharedWorker();
       await t.startHostWorker('a');
       const ws = await t.startWorkspace(t.input({ firstChatId: 'c1' }));
@@ -272,7 +273,7 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
       t.world.queue('c3', { id: 'm3', gate: gate() });
       await ws.workRequested('c1');
       await ws.workRequested('c3');
-      await called('runNextTurn', 2);
+      await called('runAgentTurn', 2);
       t.world.queue('c2', { id: 'c2-m1' });
       await t.loseHost('a');
       await ws.workRequested('c2');
@@ -286,7 +287,7 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
       expect(t.world.statuses().map((s) => s.status)).to.deep.equal(['active', 'preparing', 'active']);
       // Every chat was asked again on host b: c1 and c3 (whose messages were cut) find nothing queued.
       await until('c1 and c3 to be asked again on host b', async () =>
-        ['c1', 'c3'].every((chatId) => t.world.callsTo('runNextTurn').some((c) => c.taskQueue === hostQueue('b') && c.args.chatId === chatId)),
+        ['c1', 'c3'].every((chatId) => t.world.callsTo('runAgentTurn').some((c) => c.taskQueue === hostQueue('b') && c.args.chatId === chatId)),
       );
       expect(t.world.callsTo('interruptRunningTurns').map((c) => c.args)).to.deep.equal([{ replicaId: t.replicaId, error }]);
       await until('the cut turns\' webhooks', async () => t.world.webhookEvents().filter((e) => ['m1', 'm3'].includes(e.payload?.messageId)).length === 2);
@@ -476,6 +477,34 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
       expect(t.world.callsTo('deleteReplica').map((c) => c.args)).to.deep.equal([{ replicaId: t.replicaId }]);
     });
 
+    it('takes a turn over on the next attempt when its worker hands it over mid-turn, and its run hears it completed', async () => {
+      t.world.placement = t.world.host('a');
+      const held = gate();
+      t.world.queue('c1', { id: 'm1', gate: held, handedOver: 2 }, { id: 'm2' });
+      await t.startSharedWorker();
+      await t.startHostWorker('a');
+      const run = await t.startListener('automation');
+      const ws = await t.startWorkspace(t.input({ firstChatId: 'c1', reportTo: { workflowId: run.workflowId, messageId: 'm1' } }));
+      await called('runAgentTurn', 1);
+      held.release();
+
+      expect(await run.hears(1)).to.deep.equal([{ ok: true, error: null }]);
+      await turnsRan('m1', 'm2');
+      await ws.stateBecomes(idle);
+      // Two workers stopped under the turn; the third attempt, on the same host, followed it to its end.
+      expect(t.world.callsTo('runAgentTurn').slice(0, 4).map((c) => [c.attempt, c.taskQueue])).to.deep.equal([
+        [1, hostQueue('a')],
+        [2, hostQueue('a')],
+        [3, hostQueue('a')],
+        [1, hostQueue('a')],
+      ]);
+      expect(t.world.callsTo('failRunningTurn')).to.have.length(0);
+      expect(t.world.callsTo('runNextTurn')).to.have.length(0, 'a new workflow runs its turns under the supervisor');
+      expect(t.world.turnsRun.map((r) => r.messageId)).to.deep.equal(['m1', 'm2']);
+      await called('relayTurn', 2);
+      expect(t.world.callsTo('relayTurn').map((c) => c.args.messageId)).to.deep.equal(['m1', 'm2'], 'each turn is told once');
+    });
+
     it('carries on after its worker restarts in the middle of a turn', async () => {
       t.world.placement = t.world.host('a');
       const held = gate();
@@ -484,7 +513,7 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
       await t.startHostWorker('a');
       const run = await t.startListener('automation');
       const ws = await t.startWorkspace(t.input({ firstChatId: 'c1', reportTo: { workflowId: run.workflowId, messageId: 'm1' } }));
-      await called('runNextTurn', 1);
+      await called('runAgentTurn', 1);
       expect(await ws.state()).to.deep.equal({ status: 'active', pendingChats: [], runningChats: ['c1'] });
 
       // The workflow's worker stops while m1's turn runs; the turn ends with no workflow worker up.
@@ -590,7 +619,7 @@ describe('workspace workflow on a Temporal dev server, with fake activities', fu
       await t.startHostWorker('a');
       const grouped = await t.startListener('grouped');
       const ws = await t.startWorkspace(t.input({ firstChatId: 'c1' }), { reportTurn: { workflowId: grouped.workflowId, messageId: 'm1' } });
-      await called('runNextTurn', 1);
+      await called('runAgentTurn', 1);
       await ws.lifecycle('delete');
       await ws.handle.result();
       expect(await grouped.outcomes()).to.deep.equal([{ ok: false, error: 'the workspace was deleted before the agent finished' }]);

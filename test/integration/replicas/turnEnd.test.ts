@@ -51,7 +51,7 @@ describe('replicas: the end of a turn', function () {
       await held;
     });
     await lockTaken;
-    let ending: Promise<void> | null = null;
+    let ending: Promise<boolean> | null = null;
     try {
       ending = records.endTurn(replicaId, chatId, claimed!.id, { status: 'failed', error: 'upstream exploded' });
       // The end waits on the chat row: whatever it wrote before that is what a reader can see now.

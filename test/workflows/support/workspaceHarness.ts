@@ -117,8 +117,10 @@ export interface Call {
 /** One queued message of a chat and how its turn goes. */
 export interface ScriptedTurn {
   id: string;
-  /** `ok` (default); `agent-failed`: the turn ran and the agent failed; `throws`: the activity throws on every attempt. */
+  /** `ok` (default); `agent-failed`: the turn ran and the agent failed; `throws`: the activity fails for good. */
   outcome?: 'ok' | 'agent-failed' | 'throws';
+  /** The turn's first this many attempts hand it over (their worker stops) after the gate; the next one ends it. */
+  handedOver?: number;
   /** Set: the turn holds (heartbeating) until `release()` is called. */
   gate?: Gate;
   /** Not a message: the activity answers that the container is down (`containerDown`), then this entry is gone. */
@@ -155,7 +157,7 @@ function answer<T>(result: T | Error): T {
  */
 export class FakeWorld {
   readonly calls: Call[] = [];
-  /** The turns that ran to an end (`runNextTurn` answered one), with the queue each ran on. */
+  /** The turns that ran to an end (`runAgentTurn` answered one), with the queue each ran on. */
   readonly turnsRun: Array<{ chatId: string; messageId: string; taskQueue: string }> = [];
   /** Queued messages per chat, the head first; a turn's message leaves when its turn ends. */
   readonly chats = new Map<string, ScriptedTurn[]>();
@@ -273,36 +275,48 @@ export class FakeWorld {
       removeWorkspace: async (args: { replicaId: string }): Promise<void> => {
         this.record('removeWorkspace', args);
       },
-      runNextTurn: async (args: { replicaId: string; chatId: string }): Promise<TurnResult> => {
-        const call = this.record('runNextTurn', args);
-        const head = this.chats.get(args.chatId)?.[0];
-        if (!head) return { ran: false };
-        if (head.failsBeforeClaim) {
-          if (--head.failsBeforeClaim === 0) this.chats.get(args.chatId)!.shift();
-          throw ApplicationFailure.create({ message: 'the turn could not start', type: 'TurnStartFailed' });
-        }
-        if (head.containerDown) {
-          this.chats.get(args.chatId)!.shift();
-          return { ran: false, containerDown: true };
-        }
-        this.claimed.set(args.chatId, head.id);
-        if (head.gate) {
-          const ctx = Context.current();
-          const beat = setInterval(() => ctx.heartbeat(), 1000);
-          try {
-            await head.gate.opened;
-          } finally {
-            clearInterval(beat);
-          }
-        }
-        if (head.outcome === 'throws') throw ApplicationFailure.create({ message: `the agent process crashed on ${head.id}`, type: 'AgentCrashed' });
-        this.endTurn(args.chatId, head.id);
-        this.turnsRun.push({ chatId: args.chatId, messageId: head.id, taskQueue: call.taskQueue });
-        return head.outcome === 'agent-failed'
-          ? { ran: true, messageId: head.id, ok: false, error: `the agent gave up on ${head.id}` }
-          : { ran: true, messageId: head.id, ok: true, error: null };
-      },
+      runNextTurn: (args: { replicaId: string; chatId: string }) => this.turn('runNextTurn', args),
+      runAgentTurn: (args: { replicaId: string; chatId: string }) => this.turn('runAgentTurn', args),
     };
+  }
+
+  /**
+   * A turn, as `runAgentTurn` (or `runNextTurn`, the name of histories from before the
+   * supervisor) answers it. Failures that end the activity for good are non-retryable here, as
+   * a real turn's attempts would all fail the same way; a hand-over is retryable, as the real one is.
+   */
+  private async turn(name: string, args: { replicaId: string; chatId: string }): Promise<TurnResult> {
+    const call = this.record(name, args);
+    const head = this.chats.get(args.chatId)?.[0];
+    if (!head) return { ran: false };
+    if (head.failsBeforeClaim) {
+      if (--head.failsBeforeClaim === 0) this.chats.get(args.chatId)!.shift();
+      throw ApplicationFailure.create({ message: 'the turn could not start', type: 'TurnStartFailed', nonRetryable: true });
+    }
+    if (head.containerDown) {
+      this.chats.get(args.chatId)!.shift();
+      return { ran: false, containerDown: true };
+    }
+    this.claimed.set(args.chatId, head.id);
+    if (head.gate) {
+      const ctx = Context.current();
+      const beat = setInterval(() => ctx.heartbeat(), 1000);
+      try {
+        await head.gate.opened;
+      } finally {
+        clearInterval(beat);
+      }
+    }
+    if (head.outcome === 'throws') throw ApplicationFailure.create({ message: `the agent process crashed on ${head.id}`, type: 'AgentCrashed', nonRetryable: true });
+    if (head.handedOver) {
+      head.handedOver--;
+      throw ApplicationFailure.create({ message: `the turn is handed over to the next attempt: the worker is stopping (${head.id})`, type: 'TurnHandedOver' });
+    }
+    this.endTurn(args.chatId, head.id);
+    this.turnsRun.push({ chatId: args.chatId, messageId: head.id, taskQueue: call.taskQueue });
+    return head.outcome === 'agent-failed'
+      ? { ran: true, messageId: head.id, ok: false, error: `the agent gave up on ${head.id}` }
+      : { ran: true, messageId: head.id, ok: true, error: null };
   }
 
   /**
