@@ -6,6 +6,10 @@
  * (SIGTERM, as an orchestrator) and started again on the same port, file and database, so a
  * case can take one down mid-traffic and count what survives. The test process reads the
  * database directly (not through the relay) to count.
+ *
+ * The agent is the real agent_1 CLI, behind the AI gateway, against a local model server that
+ * speaks its provider's wire format (test/support/modelServer): a prompt `!sleep <ms>` is one
+ * shell call of that length, then an answer (`faultModel`).
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import type Docker from 'dockerode';
@@ -29,6 +33,22 @@ import { resolveTemporalCli } from '../../../src/toolchain';
 import { SERVER_URL, withServer } from '../../support/harness';
 import type { EngineHost } from '../../support/engineHost';
 import { TcpRelay } from '../../support/tcpRelay';
+import { shellCall, startModelServer, type ModelCall, type ModelReply, type ModelServer } from '../../support/modelServer';
+
+/**
+ * The model behind the fault suite's agent_1 CLI: a prompt with `!sleep <ms>` is one shell call
+ * that waits that long, then "done."; any other prompt, "done." at once; a call that offers no
+ * shell tool (the CLI's side calls) gets "ok".
+ */
+export function faultModel(call: ModelCall): ModelReply | string {
+  if (!call.shellTool) return 'ok';
+  // The CLI sends its own context as user text after the prompt: the prompt is in the transcript.
+  const sleep = /!sleep (\d+)/.exec(call.transcript);
+  // A wait the CLI runs (it refuses a long `sleep` on its own as a way to wait).
+  const seconds = Math.ceil(Number(sleep?.[1]) / 1000);
+  if (sleep && call.allToolResults.length === 0) return { toolCall: shellCall(call, `SECONDS=0; until [ "$SECONDS" -ge ${seconds} ]; do sleep 1; done; echo waited ${seconds} s`) };
+  return 'done.';
+}
 
 const ROOT = resolve(__dirname, '../../..');
 
@@ -104,6 +124,8 @@ export class Cluster {
     readonly database: Database,
     readonly admin: Admin,
     readonly relay: TcpRelay,
+    /** The agent_1 CLI's provider, behind the gateway; scripted with `faultModel`. */
+    readonly models: ModelServer,
     private readonly dbName: string,
     private readonly dataDir: string,
     private readonly temporalFile: string,
@@ -126,6 +148,8 @@ export class Cluster {
     const relayed = new URL(direct);
     relayed.host = `127.0.0.1:${relay.port}`;
 
+    const models = await startModelServer();
+    models.script(faultModel);
     const dataDir = mkdtempSync(join(tmpdir(), 'hangar-faults-'));
     const env: Record<string, string> = {
       LOG_LEVEL: 'info',
@@ -141,7 +165,8 @@ export class Cluster {
       HANGAR_SANDBOX_OWNER: `hangar-faults-${id}`,
       HANGAR_SANDBOX_POOL_SIZE: '0',
       HANGAR_WORKER_METRICS_PORT: '0',
-      HANGAR_AGENT_EXECUTABLE: 'hangar-test-agent',
+      // The API's AI gateway sends agent_1's calls to the model server.
+      HANGAR_AGENT_1_BASE_URL: `${models.url}/agent_1`,
       HANGAR_WORKSPACE_MEMORY_CAP_MB: '512',
       HANGAR_AUTOMATION_SWEEP_SECONDS: '2',
       HANGAR_WORKER_SHUTDOWN_GRACE_SECONDS: '15',
@@ -151,7 +176,7 @@ export class Cluster {
     };
     // The suite's own connection goes straight to the server: it counts while the relay is cut.
     const database = await openDatabase(loadConfig({ ...env, DATABASE_URL: direct.toString() }), silentLogger);
-    const cluster = new Cluster(env, database, createAdmin(database.repos), relay, dbName, dataDir, join(dataDir, 'temporal.db'), temporalPort!);
+    const cluster = new Cluster(env, database, createAdmin(database.repos), relay, models, dbName, dataDir, join(dataDir, 'temporal.db'), temporalPort!);
     try {
       await cluster.startTemporal();
       // Started together on an empty database, as a deployment's first start does.
@@ -207,6 +232,21 @@ export class Cluster {
 
   /** Workers on other hosts beside the cluster's own (`addWorker`), stopped by `close`. */
   private readonly extraWorkers: HangarProcess[] = [];
+
+  /**
+   * Starts one more worker on this machine: the same host as the cluster's own worker (its
+   * workspaces, its host queue), as a deployment runs several workers on one engine. Its
+   * sandboxes have an owner of their own (`peer`), so neither removes the other's. Stopped by
+   * `close` unless stopped before.
+   */
+  async startPeerWorker(peer: string): Promise<HangarProcess> {
+    const worker = await startProcess('worker', { ...this.env, HANGAR_SANDBOX_OWNER: `${this.env.HANGAR_SANDBOX_OWNER}-${peer}` }, 'worker running');
+    this.extraWorkers.push(worker);
+    return worker;
+  }
+
+  /** SIGTERM, as an orchestrator stops a process; the worker drains within its grace period. */
+  stopProcess = (p: HangarProcess) => signalled(p, 'SIGTERM');
 
   /** Starts one more worker, on `host`: a second worker host of the deployment. */
   async addWorker(host: EngineHost): Promise<HangarProcess> {
@@ -277,6 +317,7 @@ export class Cluster {
     await this.database.close();
     await withServer((c) => c.query(`DROP DATABASE IF EXISTS ${this.dbName} WITH (FORCE)`));
     await rm(this.dataDir, { recursive: true, force: true });
+    await this.models.close();
   }
 }
 

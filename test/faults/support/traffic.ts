@@ -24,10 +24,15 @@ export async function call(key: string, method: string, path: string, body?: unk
   return { status: res.status, body: text && (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text };
 }
 
-/** An organization with one custom-webhook automation whose runs give the agent `prompt`. */
+/**
+ * An organization with an agent_1 credential (the gateway swaps it in; the model server takes
+ * any) and one custom-webhook automation whose runs give the agent `prompt`.
+ */
 export async function automationWith(prompt: string, name: string) {
   const org = await cluster().admin.createOrganization({ name: `faults-${name}`, adminEmail: `${name}-${randomBytes(3).toString('hex')}@example.com` });
   const key = org.org_api_key;
+  const credential = await call(key, 'POST', '/v1/organization/credentials/agent_1', { kind: 'api_key', secret: `sk-faults-${randomBytes(8).toString('hex')}` });
+  expect(credential.status, JSON.stringify(credential.body)).to.equal(200);
   const env = await call(key, 'POST', '/v1/environments', { name });
   expect(env.status, JSON.stringify(env.body)).to.equal(201);
   const created = await call(key, 'POST', '/v1/automations', { name, prompt, environment_id: env.body.environment.id, triggers: [{ type: 'custom', config: {} }] });
