@@ -11,7 +11,7 @@
  */
 import { ApplicationFailure, type Context } from '@temporalio/activity';
 import type { AgentCommand, AgentFile } from '../../src/agents/adapters';
-import type { AgentId } from '../../src/agents/catalog';
+import { AGENTS, type AgentId } from '../../src/agents/catalog';
 import type { ReplicaRow } from '../../src/db/replicasRepository';
 import { SANDBOX_HOME } from '../../src/sandbox/request';
 import { followArgv, forgetArgv, parseFollowEnd, parseStarted, startArgv, turnDir, type FollowEnd, type StartedTurn } from '../../src/sandbox/workspace/turnSupervisor';
@@ -44,8 +44,8 @@ export interface ClaimedTurn extends OutputTurn {
 /** How often, and how far apart, a failed turn's container is checked for having stopped under it (at most 2 s in all). */
 const STOP_SETTLE_CHECKS = 8;
 const STOP_SETTLE_MS = 250;
-const CONTAINER_STOPPED_ERROR = "the workspace's container stopped while the agent ran (was its Docker engine restarted?); send the message again to retry it";
-const RUNNER_KILLED_ERROR = 'the agent was killed inside its workspace before it exited (out of memory, or stopped by a command in the workspace); send the message again to retry it';
+const CONTAINER_STOPPED_ERROR = "the workspace's container stopped while the agent ran (was its Docker engine restarted?)";
+const RUNNER_KILLED_ERROR = 'the agent was killed inside its workspace before it exited (out of memory, or stopped by a command in the workspace)';
 const TURN_FILES_GONE_ERROR = "the turn's files in the workspace are gone (was its home volume replaced?); send the message again to retry it";
 
 /** When the workspace's container started, null when it is not running or its engine does not answer. */
@@ -175,17 +175,27 @@ async function turnEnd(deps: AgentCliDeps, turn: ClaimedTurn, output: TurnOutput
   if ('error' in followed) {
     // The container went away under the agent; anything else (its engine not answering) is
     // thrown, and the next attempt follows the turn again.
-    if (await stoppedSince(deps, key, turn.startedAt)) return { status: 'interrupted', error: CONTAINER_STOPPED_ERROR };
+    if (await stoppedSince(deps, key, turn.startedAt)) return cut(agent, output, CONTAINER_STOPPED_ERROR);
     throw followed.error;
   }
   const { end } = followed;
   if (end.state === 'missing') return { status: 'interrupted', error: TURN_FILES_GONE_ERROR };
   // Killed with its runner: by the container stopping (an engine restart), or from inside it.
-  // The CLI may not have saved its session: the chat keeps the one it had.
-  if (end.state === 'lost') return { status: 'interrupted', error: (await stoppedSince(deps, key, turn.startedAt)) ? CONTAINER_STOPPED_ERROR : RUNNER_KILLED_ERROR };
+  if (end.state === 'lost') return cut(agent, output, (await stoppedSince(deps, key, turn.startedAt)) ? CONTAINER_STOPPED_ERROR : RUNNER_KILLED_ERROR);
   const ok = end.code === 0 && result?.ok !== false;
   if (ok) return { status: 'completed', error: null, sessionId: output.sessionId };
   return { status: 'failed', error: result?.error ?? exitError(agent, command.argv[0]!, end.code), sessionId: output.sessionId };
+}
+
+/**
+ * A turn whose agent was killed mid-turn ends interrupted. A CLI that saves its session as it
+ * goes and resumes one cut short (`resumesCutSessions`) leaves it to the chat, whose next message
+ * continues where the agent stopped; any other CLI may not have saved it, so the chat keeps the
+ * session it had.
+ */
+function cut(agent: AgentId, output: TurnOutput, why: string): TurnEnd {
+  if (!AGENTS[agent].resumesCutSessions || !output.sessionId) return { status: 'interrupted', error: `${why}; send the message again to retry it` };
+  return { status: 'interrupted', error: `${why}; its session is kept: the chat's next message continues where it stopped`, sessionId: output.sessionId };
 }
 
 /** Why a CLI that reported nothing failed; 127 is the shell's "command not found". */

@@ -25,6 +25,11 @@ export interface AgentSpec {
   credentialKinds: readonly CredentialKind[];
   /** The model catalog whose ids this agent accepts, if it has one. */
   modelSource: ModelSource | null;
+  /**
+   * Its CLI saves a session as it goes and resumes one cut short (killed mid-turn): a turn cut
+   * that way keeps its session on the chat, and the next message continues it.
+   */
+  resumesCutSessions: boolean;
 }
 
 const COMMON: readonly ThinkingLevel[] = ['low', 'medium', 'high', 'xhigh', 'max'];
@@ -40,6 +45,7 @@ export const AGENTS: Record<AgentId, AgentSpec> = {
     defaultThinking: 'high',
     credentialKinds: ['api_key', 'oauth_token'],
     modelSource: null,
+    resumesCutSessions: true,
   },
   agent_2: {
     id: 'agent_2',
@@ -51,6 +57,7 @@ export const AGENTS: Record<AgentId, AgentSpec> = {
     defaultThinking: 'medium',
     credentialKinds: ['api_key', 'oauth_token'],
     modelSource: null,
+    resumesCutSessions: true,
   },
   agent_3: {
     id: 'agent_3',
@@ -62,6 +69,7 @@ export const AGENTS: Record<AgentId, AgentSpec> = {
     defaultThinking: 'medium',
     credentialKinds: ['api_key'],
     modelSource: 'source_a',
+    resumesCutSessions: false,
   },
   agent_4: {
     id: 'agent_4',
@@ -73,6 +81,7 @@ export const AGENTS: Record<AgentId, AgentSpec> = {
     defaultThinking: 'medium',
     credentialKinds: ['api_key', 'oauth_token'],
     modelSource: 'source_b',
+    resumesCutSessions: false,
   },
   agent_5: {
     id: 'agent_5',
@@ -84,6 +93,7 @@ export const AGENTS: Record<AgentId, AgentSpec> = {
     defaultThinking: null,
     credentialKinds: ['api_key'],
     modelSource: 'source_b',
+    resumesCutSessions: false,
   },
 };
 

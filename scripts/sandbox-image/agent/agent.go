@@ -74,11 +74,18 @@ func (a *agent) turn() int {
 		s = &session{ID: id, Protocol: a.opts.protocol}
 	}
 	a.session = s
+	earlier := len(s.Turns)
+	// Saved as the turn starts, as the real CLIs save theirs as they go: a turn cut short (its
+	// process killed) is in the session, which can be resumed.
+	s.Turns = append(s.Turns, sessionTurn{Prompt: a.opts.prompt, At: time.Now().UTC().Format(time.RFC3339Nano)})
+	if err := s.save(); err != nil {
+		return a.fail(err.Error(), false)
+	}
 	lines := promptLines(a.opts.prompt)
 	if a.opts.thinking != "" {
 		a.enc.thinking(fmt.Sprintf("thinking (%s) about %d prompt lines", a.opts.thinking, len(lines)))
 	}
-	a.say(fmt.Sprintf("turn %d (%d earlier)", len(s.Turns)+1, len(s.Turns)))
+	a.say(fmt.Sprintf("turn %d (%d earlier)", earlier+1, earlier))
 	for _, line := range lines {
 		if msg, failed := a.step(line); failed {
 			return a.fail(msg, true)
@@ -223,9 +230,9 @@ func (a *agent) record(ok bool) error {
 	if a.session == nil {
 		return nil
 	}
-	a.session.Turns = append(a.session.Turns, sessionTurn{
-		Prompt: a.opts.prompt, Replies: a.replies, OK: ok, At: time.Now().UTC().Format(time.RFC3339Nano),
-	})
+	// The turn saved as it started, now with how it ended.
+	last := &a.session.Turns[len(a.session.Turns)-1]
+	last.Replies, last.OK, last.At = a.replies, ok, time.Now().UTC().Format(time.RFC3339Nano)
 	return a.session.save()
 }
 

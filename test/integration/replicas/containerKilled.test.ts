@@ -1,7 +1,8 @@
 /**
  * A workspace's container stopped behind Hangar's back (`docker kill`, as an engine restart
  * does to every container) while an agent turn runs: the turn ends `interrupted`, the worker
- * starts the container again, the workspace stays `active` and its next message completes.
+ * starts the container again, the workspace stays `active`, and its next message completes,
+ * continuing the cut turn's session (agent_1's CLI resumes one cut short).
  * The engine restart itself is the fault suite's case (test/faults/engineRestart.test.ts).
  */
 import { expect } from 'chai';
@@ -34,7 +35,9 @@ describe('replicas: a workspace container killed behind Hangar', function () {
       return row.status !== 'running' && row;
     }, 60_000, 250);
     expect(ended.status).to.equal('interrupted');
-    expect(ended.error).to.match(/container stopped while the agent ran/);
+    expect(ended.error).to.match(/container stopped while the agent ran/).and.to.match(/its session is kept: the chat's next message continues where it stopped/);
+    const cutSession = (await db('replica_agent_events').where({ message_id: first.id, type: 'agent_1-system' }).first('payload')).payload.session_id as string;
+    expect((await db('replica_chats').where({ replica_id: id }).first('agent_session_id')).agent_session_id).to.equal(cutSession);
     const info = await until('the container to run again', async () => {
       const found = await container.inspect();
       return found.State.Running && found.State.StartedAt !== startedBefore && found;
@@ -53,6 +56,9 @@ describe('replicas: a workspace container killed behind Hangar', function () {
       return row && !['queued', 'running'].includes(row.status) && row;
     }, 60_000, 250);
     expect(next, JSON.stringify(next)).to.include({ status: 'completed' });
+    // The test agent counts the session's turns: the cut one is the first.
+    const said = await db('replica_agent_events').where({ message_id: sent.body.message_id, type: 'agent_1-assistant' }).orderBy('id').select('payload');
+    expect(said.map((e: { payload: any }) => e.payload.message.content[0].text)).to.include('turn 2 (1 earlier)');
 
     expect((await api.delete(`/v1/replica/${id}`)).status).to.equal(200);
     await until('the container to be removed', async () => (await container.inspect().then(() => false, () => true)), 60_000, 250);
