@@ -18,9 +18,14 @@ import { normaliseConfig } from '../src/domain/automations/rules';
 import { groupedMessageId, runPrompt, runWorkspaceId } from '../src/domain/automations/run';
 import type { RunWorkspace } from '../workflows/shared';
 import type { WorkspaceRecords } from '../src/worker/workspaceRecords';
+import { DomainError } from '../src/domain/errors';
+
+/** What a run's continuation asks of an agent whose turn was cut short with its workspace. */
+export const CONTINUE_PROMPT =
+  "Your previous turn was cut short before it finished: the workspace's container stopped while you worked. Continue the task from where you stopped; check what is already done before doing it again.";
 
 export interface AutomationRunActivityDeps {
-  repos: Pick<Repositories, 'replicas' | 'automationExecutions' | 'automations'>;
+  repos: Pick<Repositories, 'replicas' | 'replicaMessages' | 'automationExecutions' | 'automations'>;
   /** Writes the run's workspace (its timings are the workspace defaults; the automation may set the inactivity one). */
   records: WorkspaceRecords;
   logger: Logger;
@@ -132,6 +137,26 @@ export function createAutomationRunActivities(deps: AutomationRunActivityDeps) {
         text: runPrompt(automation.prompt, exec.trigger_payload),
         senderUserId: automation.user_id,
       });
+    },
+
+    /**
+     * One more turn for a run whose turn was cut short with its workspace, its agent's session
+     * kept on the chat (docs/decisions/workspaces.md, "A turn outlives its worker"): a message in
+     * the cut turn's chat asks the agent to continue. Null when the workspace cannot take a
+     * message now (gone, or in error). Idempotent: the message id is the run workflow's.
+     */
+    async continueCutTurn(input: { executionId: string; cutMessageId: string; messageId: string }): Promise<{ chatId: string; messageId: string } | null> {
+      const exec = await execution(input.executionId);
+      const automation = await automations.findById(exec.automation_id);
+      const row = exec.workspace_id ? await replicas.find(exec.workspace_id) : null;
+      if (!automation || !row) return null;
+      const cut = await deps.repos.replicaMessages.findById(row.id, input.cutMessageId);
+      try {
+        return await records.followUp(row, { chatId: cut?.chat_id ?? null, messageId: input.messageId, text: CONTINUE_PROMPT, senderUserId: automation.user_id });
+      } catch (err) {
+        if (err instanceof DomainError) return null;
+        throw err;
+      }
     },
 
     /**

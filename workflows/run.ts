@@ -7,7 +7,7 @@
  * finish the record (circuit breaker included). The workspace applies the lifecycle policy
  * itself. Any failure ends the execution `failed` with its message; it is never left `running`.
  */
-import { ParentClosePolicy, condition, defineSignal, getExternalWorkflowHandle, log, setHandler, startChild } from '@temporalio/workflow';
+import { ParentClosePolicy, condition, defineSignal, getExternalWorkflowHandle, log, patched, setHandler, startChild, uuid4 } from '@temporalio/workflow';
 import { checks, runRecords } from './activities';
 import { failureMessage } from './failures';
 import { RUN_SIGNALS, WORKSPACE_SIGNALS, automationRunWorkflowId, workspaceWorkflowId, type AutomationRunInput, type RunOutcome } from './shared';
@@ -31,6 +31,9 @@ export async function startRunChild(input: AutomationRunInput, trigger?: string)
 
 /** The longest a run waits for its agent, as the turn activity's own limit. */
 const TURN_LIMIT = '6 hours';
+
+/** A run whose turn was cut with its workspace, its agent's session kept, continues it once (issue 32). */
+export const CONTINUES_CUT_TURN = 'run-continues-cut-turn';
 
 export async function automationRunWorkflow(input: AutomationRunInput): Promise<RunOutcome> {
   const { executionId } = input;
@@ -68,7 +71,24 @@ export async function automationRunWorkflow(input: AutomationRunInput): Promise<
         ...childVisibility({ replicaId: run.workspace.replicaId }),
       });
     }
-    const finished = await condition(() => told !== undefined, TURN_LIMIT);
+    let finished = await condition(() => told !== undefined, TURN_LIMIT);
+    // Cut short with its workspace (its container stopped), not failed by the agent, and its
+    // session kept: the agent gets one more turn to continue where it stopped, and the run's
+    // outcome is that turn's (docs/decisions/automations.md, "A run continues a cut turn once").
+    if (finished && told!.resumable && patched(CONTINUES_CUT_TURN)) {
+      const cut = told!;
+      const continuation = { workflowId: reportTo.workflowId, messageId: uuid4() };
+      const workspace = getExternalWorkflowHandle(workspaceWorkflowId(run.workspace.replicaId));
+      // Asked before the message is queued, so the turn cannot end before the workspace knows.
+      await workspace.signal(WORKSPACE_SIGNALS.reportTurn, continuation);
+      told = undefined;
+      const queued = await runRecords.continueCutTurn({ executionId, cutMessageId: reportTo.messageId, messageId: continuation.messageId });
+      if (queued) {
+        log.info('the run continues its cut turn', { executionId, messageId: continuation.messageId });
+        await workspace.signal(WORKSPACE_SIGNALS.workRequested, { chatId: queued.chatId });
+        finished = await condition(() => told !== undefined, TURN_LIMIT);
+      } else told = cut;
+    }
     outcome = finished ? told! : { ok: false, error: `the agent did not finish within ${TURN_LIMIT}` };
   } catch (err) {
     outcome = { ok: false, error: failureMessage(err) };

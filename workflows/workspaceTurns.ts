@@ -34,7 +34,12 @@ export class TurnLoops {
           if (!turn.ran) return;
           machine.turnEnded();
           ws.notify('replica.turn_completed', { chatId, messageId: turn.messageId, isComplete: turn.ok });
-          const outcome: RunOutcome = { ok: !!turn.ok, error: turn.ok ? null : (turn.error ?? 'the agent turn failed'), ...(turn.interrupted ? { interrupted: true } : {}) };
+          const outcome: RunOutcome = {
+            ok: !!turn.ok,
+            error: turn.ok ? null : (turn.error ?? 'the agent turn failed'),
+            ...(turn.interrupted ? { interrupted: true } : {}),
+            ...(turn.resumable ? { resumable: true } : {}),
+          };
           if (turn.messageId && machine.reports.isRunMessage(turn.messageId)) await ws.report(outcome);
           if (turn.messageId) await ws.tellGrouped(turn.messageId, outcome);
           if (turn.messageId && patched('thread-replies')) ws.relay(chatId, turn.messageId);

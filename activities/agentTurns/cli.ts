@@ -195,7 +195,7 @@ async function turnEnd(deps: AgentCliDeps, turn: ClaimedTurn, output: TurnOutput
  */
 function cut(agent: AgentId, output: TurnOutput, why: string): TurnEnd {
   if (!AGENTS[agent].resumesCutSessions || !output.sessionId) return { status: 'interrupted', error: `${why}; send the message again to retry it` };
-  return { status: 'interrupted', error: `${why}; its session is kept: the chat's next message continues where it stopped`, sessionId: output.sessionId };
+  return { status: 'interrupted', error: `${why}; its session is kept: the chat's next message continues where it stopped`, sessionId: output.sessionId, resumable: true };
 }
 
 /** Why a CLI that reported nothing failed; 127 is the shell's "command not found". */

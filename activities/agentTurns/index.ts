@@ -88,7 +88,14 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
     try {
       const end = await runClaimed(ctx, replicaId, chatId, claimed, { announce: !taken, startedAt });
       if (end === null) return records.endingOf((await replicaMessages.findById(replicaId, claimed.id))!)!.ended;
-      return { ran: true, messageId: claimed.id, ok: end.status === 'completed', error: end.error?.slice(0, 2000) ?? null, ...(end.status === 'interrupted' ? { interrupted: true } : {}) };
+      return {
+        ran: true,
+        messageId: claimed.id,
+        ok: end.status === 'completed',
+        error: end.error?.slice(0, 2000) ?? null,
+        ...(end.status === 'interrupted' ? { interrupted: true } : {}),
+        ...(end.resumable ? { resumable: true } : {}),
+      };
     } finally {
       clearInterval(heartbeat);
     }

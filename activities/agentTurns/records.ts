@@ -13,7 +13,13 @@ import type { WorkspaceActivityDeps } from '../workspace';
 
 export type AgentTurnRecordDeps = Pick<WorkspaceActivityDeps, 'repos' | 'runtime' | 'events' | 'credentials' | 'logger' | 'agentExecutable'>;
 
-export type TurnEnd = { status: 'completed' | 'failed' | 'interrupted'; error: string | null; sessionId?: string };
+export type TurnEnd = {
+  status: 'completed' | 'failed' | 'interrupted';
+  error: string | null;
+  sessionId?: string;
+  /** Cut short with `sessionId`, the agent's own, kept: the chat's next message continues it. */
+  resumable?: boolean;
+};
 
 /** Only for a turn started before the supervisor: its agent ran in the lost worker's exec. */
 const LOST_WORKER_ERROR = 'the worker running this turn was lost after the agent started; send the message again to retry it';

@@ -4,9 +4,11 @@
  * own dockerd), since restarting the machine's engine would stop every other test's containers;
  * the fault cluster's worker moves there for these cases. Stopped cleanly (SIGTERM, as
  * `systemctl restart docker`) and killed (SIGKILL, a crash), then started again on the same
- * data. Afterwards every workspace is `active` with a running container that takes its next
- * message, or in `error` with a message that names its container; none is `active` over a
- * stopped container, no turn or run is left running, and deleting leaves no container behind.
+ * data. The turns the restart cut end `interrupted`, their agent's session kept, and each run
+ * continues its turn once (Claude Code resumes a session cut short) and completes. Afterwards
+ * every workspace is `active` with a running container that takes its next message, or in
+ * `error` with a message that names its container; none is `active` over a stopped container, no
+ * turn or run is left running, and deleting leaves no container behind.
  */
 import { expect } from 'chai';
 import { createDocker } from '../../src/sandbox';
@@ -66,7 +68,7 @@ describe('faults: the Docker engine restarts under its workspaces', function () 
       await host.startEngine();
       const engineBackMs = Date.now() - restartedAt;
 
-      // The busy runs end (their turns interrupted), and every workspace is either running again or in error.
+      // The busy runs end (their turns cut, then continued), and every workspace is either running again or in error.
       const busyCounts = await settled(busy.automation.id, busy.organizationId, BUSY, 120_000);
       const replicaIds = [...idleCounts.replicaIds, ...busyCounts.replicaIds];
       let now: Awaited<ReturnType<typeof workspacesNow>> = [];
@@ -100,9 +102,10 @@ describe('faults: the Docker engine restarts under its workspaces', function () 
         if (w.status === 'active') expect(w.container, `workspace ${w.id}`).to.equal('running');
         else expect([w.status, w.error ?? ''].join(': ')).to.match(/^error: .*(container|engine)/);
       }
-      // The turns the restart cut ended interrupted, and their runs are not counted against the automation.
-      expect(busyCounts.turns).to.deep.equal({ interrupted: BUSY });
-      expect(busyExecutions.map((e) => [e.status, e.interrupted])).to.deep.equal(Array(BUSY).fill(['failed', true]));
+      // The turns the restart cut ended interrupted; each run continued its agent's session once and completed.
+      expect(busyCounts.turns).to.deep.equal({ interrupted: BUSY, completed: BUSY });
+      expect(busyCounts.maxTurnsPerWorkspace).to.equal(2);
+      expect(busyExecutions.map((e) => [e.status, e.interrupted])).to.deep.equal(Array(BUSY).fill(['completed', false]));
       expect(busyCounts.unfinished).to.equal(0);
       // Here the engine came back, so every workspace did too, and took its next message.
       expect(active).to.have.length(IDLE + BUSY);

@@ -70,3 +70,18 @@ export async function writeHistory(file: string, recorded: { workflowType: strin
   await mkdir(HISTORIES_DIR, { recursive: true });
   await writeFile(join(HISTORIES_DIR, file), `${JSON.stringify(entry, null, 2)}\n`);
 }
+
+/**
+ * Writes one workflow's history, as it is now, into the replay fixtures as `{type}.path-{path}.1.json`:
+ * an integration test that reaches a path the longest histories may miss records it (with
+ * `HANGAR_RECORD_HISTORIES=1`).
+ */
+export async function recordPath(address: string, workflowType: string, workflowId: string, path: string): Promise<void> {
+  const connection = await Connection.connect({ address });
+  try {
+    const history = await new Client({ connection }).workflow.getHandle(workflowId).fetchHistory();
+    await writeHistory(`${workflowType}.path-${path}.1.json`, { workflowType, workflowId, history });
+  } finally {
+    await connection.close();
+  }
+}

@@ -9,8 +9,10 @@ export const RUN_SIGNALS = { turnFinished: 'runTurnFinished' } as const;
 export interface RunOutcome {
   ok: boolean;
   error: string | null;
-  /** The turn was cut short (its worker lost or stopped, its activity timed out), not failed by the agent: the circuit breaker ignores it. */
+  /** The turn was cut short (its container stopped, its host lost, its activity timed out), not failed by the agent: the circuit breaker ignores it. */
   interrupted?: boolean;
+  /** Cut short with its agent's session kept on the chat: the run continues it with one more turn. */
+  resumable?: boolean;
 }
 
 /** What the run's workspace activity prepared: the record exists, its workflow is not started yet. */

@@ -54,8 +54,10 @@ export interface TurnResult {
   messageId?: string;
   ok?: boolean;
   error?: string | null;
-  /** The turn was cut short (its worker lost or stopped, its activity timed out or cancelled), not failed by the agent. */
+  /** The turn was cut short (its container stopped, its host lost, its activity timed out or cancelled), not failed by the agent. */
   interrupted?: boolean;
+  /** Cut short with its agent's session kept on the chat: the next message continues it. */
+  resumable?: boolean;
   /** Nothing ran because the workspace's container was not running: the chat waits for its restart. */
   containerDown?: boolean;
 }

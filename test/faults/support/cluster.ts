@@ -36,9 +36,9 @@ import { TcpRelay } from '../../support/tcpRelay';
 import { shellCall, startModelServer, type ModelCall, type ModelReply, type ModelServer } from '../../support/modelServer';
 
 /**
- * The model behind the fault suite's agent_1 CLI: a prompt with `!sleep <ms>` is one shell call
- * that waits that long, then "done."; any other prompt, "done." at once; a call that offers no
- * shell tool (the CLI's side calls) gets "ok".
+ * The model behind the fault suite's agent_1 CLI: a conversation whose prompt has `!sleep <ms>`
+ * makes one shell call that waits that long, then says "done."; any other, "done." at once; a
+ * call that offers no shell tool (the CLI's side calls) gets "ok".
  */
 export function faultModel(call: ModelCall): ModelReply | string {
   if (!call.shellTool) return 'ok';
@@ -46,7 +46,8 @@ export function faultModel(call: ModelCall): ModelReply | string {
   const sleep = /!sleep (\d+)/.exec(call.transcript);
   // A wait the CLI runs (it refuses a long `sleep` on its own as a way to wait).
   const seconds = Math.ceil(Number(sleep?.[1]) / 1000);
-  if (sleep && call.allToolResults.length === 0) return { toolCall: shellCall(call, `SECONDS=0; until [ "$SECONDS" -ge ${seconds} ]; do sleep 1; done; echo waited ${seconds} s`) };
+  // Once per conversation: a turn that continues one cut mid-wait does not wait again.
+  if (sleep && !call.turns.some((t) => t.role === 'tool_call')) return { toolCall: shellCall(call, `SECONDS=0; until [ "$SECONDS" -ge ${seconds} ]; do sleep 1; done; echo waited ${seconds} s`) };
   return 'done.';
 }
 

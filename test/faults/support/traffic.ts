@@ -103,12 +103,20 @@ export function sendBatch(token: string, from: number, count: number, idempotent
   return Promise.all(Array.from({ length: count }, (_, i) => deliver(token, { n: from + i }, idempotent ? { idempotencyKey: `event-${from + i}` } : {})));
 }
 
-/** Waits until at least `n` of the automation's agent turns run in their containers. */
+/**
+ * Waits until at least `n` of the automation's agent turns run in their containers, each agent
+ * having said something (its session is named, and recorded).
+ */
 export async function turnsRunning(automationId: string, organizationId: string, n: number, timeoutMs = 240_000): Promise<number> {
   const { db } = cluster().database;
   return until(`${n} agent turns to run`, async () => {
     const { replicaIds } = await countsFor(automationId, organizationId);
-    const [row] = await db('replica_messages').whereIn('replica_id', replicaIds).where({ status: 'running' }).whereNotNull('agent_session').count({ n: '*' });
+    const [row] = await db('replica_messages as m')
+      .whereIn('m.replica_id', replicaIds)
+      .where('m.status', 'running')
+      .whereNotNull('m.agent_session')
+      .whereExists(db('replica_agent_events as e').whereRaw('e.replica_id = m.replica_id and e.message_id = m.id'))
+      .count({ n: '*' });
     return Number(row!.n) >= n && Number(row!.n);
   }, timeoutMs, 500);
 }

@@ -10,8 +10,20 @@ import { createDocker } from '../../../src/sandbox';
 import { harness } from '../../support/harness';
 import { as, newOrg, request } from '../../support/http';
 import { until } from '../../support/wait';
+import { CONTINUE_PROMPT } from '../../../activities/automationRuns';
+import { automationRunWorkflowId } from '../../../workflows/shared';
+import { recordPath } from '../../support/histories';
 
 const V = { 'X-Api-Version': '2026-05-17' };
+
+/** The workspace's running turn once its agent has named its session (its first line is recorded). */
+function agentStarted(replicaId: string): Promise<{ id: string; chat_id: string }> {
+  const { db } = harness().database;
+  return until('the turn\'s agent to name its session', async () => {
+    const running = (await db('replica_messages').where({ replica_id: replicaId, status: 'running' }).first('id', 'chat_id')) as { id: string; chat_id: string } | undefined;
+    return running && (await db('replica_agent_events').where({ message_id: running.id, type: 'agent_1-system' }).first('id')) && running;
+  }, 120_000, 250);
+}
 
 describe('replicas: a workspace container killed behind Hangar', function () {
   this.timeout(240_000);
@@ -24,8 +36,7 @@ describe('replicas: a workspace container killed behind Hangar', function () {
     expect(created.status).to.equal(201);
     const id = created.body.replica.id as string;
     const container = createDocker().getContainer(`hangar-ws-${id}`);
-    const first = await until('the first turn to run its agent', async () =>
-      (await db('replica_messages').where({ replica_id: id, status: 'running' }).whereNotNull('agent_session').first()) as { id: string } | undefined, 120_000, 250);
+    const first = await agentStarted(id);
     const startedBefore = (await container.inspect()).State.StartedAt;
 
     await container.kill();
@@ -62,5 +73,35 @@ describe('replicas: a workspace container killed behind Hangar', function () {
 
     expect((await api.delete(`/v1/replica/${id}`)).status).to.equal(200);
     await until('the container to be removed', async () => (await container.inspect().then(() => false, () => true)), 60_000, 250);
+  });
+
+  it('lets an automation run whose turn was cut continue it once, and complete', async () => {
+    const { db } = harness().database;
+    const org = await newOrg();
+    const api = as(org.org_api_key);
+    const env = (await api.post('/v1/environments', { name: 'cut-run' })).body.environment.id;
+    const automation = (await api.post('/v1/automations', { name: 'Cut', prompt: 'first part\n!sleep 120000', environment_id: env, triggers: [{ type: 'custom', config: {} }] })).body.automation;
+    const fired = (await api.post(`/v1/automations/${automation.id}/trigger`, {})).body;
+    const id = fired.workspace_id as string;
+    const first = await agentStarted(id);
+
+    await createDocker().getContainer(`hangar-ws-${id}`).kill();
+
+    const execution = await until('the run to end', async () => {
+      const { executions } = (await api.get(`/v1/automations/${automation.id}/executions`)).body;
+      return ['completed', 'failed'].includes(executions[0]?.status) && executions[0];
+    }, 120_000, 500);
+    expect(execution.status, execution.error).to.equal('completed');
+    const messages = (await db('replica_messages').where({ replica_id: id }).orderBy('created_at').select('id', 'chat_id', 'content', 'status', 'error')) as Array<{ id: string; chat_id: string; content: string; status: string; error: string | null }>;
+    expect(messages.map((m) => [m.id === first.id, m.chat_id === first.chat_id, m.status])).to.deep.equal([
+      [true, true, 'interrupted'],
+      [false, true, 'completed'],
+    ]);
+    expect(messages[1]!.content).to.equal(CONTINUE_PROMPT);
+    const said = await db('replica_agent_events').where({ message_id: messages[1]!.id, type: 'agent_1-assistant' }).orderBy('id').select('payload');
+    expect(said.map((e: { payload: any }) => e.payload.message.content[0].text)).to.include('turn 2 (1 earlier)');
+    // The run's path through its continuation, for the replay tests.
+    if (process.env.HANGAR_RECORD_HISTORIES) await recordPath(harness().temporal.address, 'automationRunWorkflow', automationRunWorkflowId(execution.id), 'continues-cut-turn');
+    expect((await api.delete(`/v1/replica/${id}`)).status).to.equal(200);
   });
 });
