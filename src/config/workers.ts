@@ -20,7 +20,12 @@ function machineHostId(): string {
 export const workers = section(
   'Worker hosts',
   {
-    HANGAR_WORKER_SHUTDOWN_GRACE_SECONDS: integer({ default: 30, min: 0, max: 3600, description: 'how long a stopping worker lets in-flight activities finish' }),
+    HANGAR_WORKER_SHUTDOWN_GRACE_SECONDS: integer({
+      default: 30,
+      min: 0,
+      max: 3600,
+      description: 'how long a stopping worker lets in-flight activities (provisioning, hooks) finish; agent turns are handed over to the next worker at once',
+    }),
     HANGAR_WORKER_HOST_ID: text({
       pattern: HOST_ID,
       expected: '1-63 letters, digits, ".", "-" or "_", starting with a letter or digit',
