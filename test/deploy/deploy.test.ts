@@ -274,7 +274,13 @@ describe('the production deployment: docker compose on the project’s own image
       const done = await until('the run after the restart to end', async () => {
         const run = (await executions()).find((r) => r.trigger_payload.event === 'after-restart');
         return run && (run.status === 'completed' || run.status === 'failed') ? run : undefined;
-      }, 10 * 60_000, 1000);
+      }, 10 * 60_000, 1000).catch(async (err: Error) => {
+        // What the run, its workspace and the workers said, for the failure's message.
+        const run = (await executions()).find((r) => r.trigger_payload.event === 'after-restart');
+        const workspace = run?.workspace_id ? (await call('GET', `/v1/replica/${run.workspace_id}`)).body : null;
+        const logs = await deploy.compose(['logs', '--no-color', '--tail', '60', 'worker', 'worker-2']).catch((e: Error) => e.message);
+        throw new Error(`${err.message}; run: ${JSON.stringify(run)}; workspace: ${JSON.stringify(workspace)}; workers:\n${logs}`);
+      });
       expect(done.status, done.error ?? '').to.equal('completed');
     });
   });
