@@ -14,7 +14,7 @@ import type { AgentCommand, AgentFile } from '../../src/agents/adapters';
 import { AGENTS, type AgentId } from '../../src/agents/catalog';
 import type { ReplicaRow } from '../../src/db/replicasRepository';
 import { SANDBOX_HOME } from '../../src/sandbox/request';
-import { followArgv, forgetArgv, parseFollowEnd, parseStarted, startArgv, turnDir, type FollowEnd, type StartedTurn } from '../../src/sandbox/workspace/turnSupervisor';
+import { followArgv, forgetArgv, parseFollowEnd, parseStarted, startArgv, turnDir, TURN_SUPERVISOR, TURN_SUPERVISOR_PATH, type FollowEnd, type StartedTurn } from '../../src/sandbox/workspace/turnSupervisor';
 import type { AgentTurnRecords, TurnEnd } from './records';
 import { TurnOutput, type OutputTurn } from './output';
 import { replicaEnvironment, type WorkspaceActivityDeps } from '../workspace';
@@ -73,7 +73,8 @@ async function stoppedSince(deps: Pick<AgentCliDeps, 'runtime'>, key: string, st
 export async function runAgentCli(deps: AgentCliDeps, ctx: Context, turn: ClaimedTurn, records: Pick<AgentTurnRecords, 'endTurn'>): Promise<TurnEnd | null> {
   const { replicaId, chatId, messageId, key } = turn;
   const dir = turnDir(messageId);
-  const started = await startTurn(deps, ctx, turn, dir);
+  // Not cancelled with the attempt: a start cut half-way would leave an agent nobody follows.
+  const started = await startTurn(deps, turn, dir);
   const recorded = await deps.repos.replicaMessages.superviseTurn(replicaId, messageId, started.sid);
   if (recorded === null) return null;
   if (!started.fresh) deps.logger.info('an agent turn is taken over from where its records stop', { replicaId, messageId, recorded, attempt: ctx.info.attempt });
@@ -113,14 +114,15 @@ export async function runAgentCli(deps: AgentCliDeps, ctx: Context, turn: Claime
 /** The SDK's reason for cancelling the attempt (`CANCELLED` when the workflow asked for it). */
 const cancelReason = (ctx: Context) => (ctx.cancellationSignal.reason as Error | undefined)?.message;
 
-/** Starts the turn in the workspace, writing the agent's configuration files first when they are stale. */
-async function startTurn(deps: AgentCliDeps, ctx: Context, turn: ClaimedTurn, dir: string): Promise<StartedTurn> {
+/**
+ * Starts the turn in the workspace, writing the agent's configuration files first when they are
+ * stale, and the supervisor itself first into a container made from an image older than it.
+ */
+async function startTurn(deps: AgentCliDeps, turn: ClaimedTurn, dir: string): Promise<StartedTurn> {
   const { command } = turn;
   const argv = startArgv({ dir, cwd: turn.cwd, argv: command.argv, withStdin: command.stdin !== undefined, relayUpstream: deps.workspaceApiUrl });
   const start = async (checked: boolean) => {
-    let answer: StartedTurn | null = null;
-    let stale = false;
-    let stderr = '';
+    const said: { answer: StartedTurn | null; stale: boolean; stderr: string } = { answer: null, stale: false, stderr: '' };
     const { exitCode } = await deps.runtime.exec(turn.key, {
       argv: checked ? turn.filesCheck.argv(command.files, argv) : argv,
       // A warm-pool container was created before the replica: its per-replica variables come
@@ -128,21 +130,28 @@ async function startTurn(deps: AgentCliDeps, ctx: Context, turn: ClaimedTurn, di
       env: { ...replicaEnvironment(deps, turn.row), ...command.env },
       stdin: command.stdin,
       cwd: SANDBOX_HOME,
-      signal: ctx.cancellationSignal,
       onStdoutLine: (line) => {
-        if (line === turn.filesCheck.staleMarker) stale = true;
-        else answer ??= parseStarted(line);
+        if (line === turn.filesCheck.staleMarker) said.stale = true;
+        else said.answer ??= parseStarted(line);
       },
-      onStderr: (text) => (stderr = (stderr + text).slice(-4000)),
+      onStderr: (text) => (said.stderr = (said.stderr + text).slice(-4000)),
     });
-    if (stale) return null;
-    if (exitCode !== 0 || !answer) throw new Error(`the turn could not be started in the workspace (hangar-turn start exited ${exitCode}): ${stderr.trim() || 'no answer'}`);
-    return answer;
+    return { ...said, exitCode };
   };
-  const first = await start(true);
-  if (first) return first;
-  await deps.runtime.writeFiles(turn.key, command.files);
-  return (await start(false))!;
+  let started = await start(true);
+  // The shell's "not found": the container predates the supervisor.
+  if (started.exitCode === 127 && started.stderr.includes(TURN_SUPERVISOR)) {
+    await deps.runtime.copyFromImage(turn.key, TURN_SUPERVISOR_PATH);
+    started = await start(true);
+  }
+  if (started.stale) {
+    await deps.runtime.writeFiles(turn.key, command.files);
+    started = await start(false);
+  }
+  if (started.exitCode !== 0 || !started.answer) {
+    throw new Error(`the turn could not be started in the workspace (hangar-turn start exited ${started.exitCode}): ${started.stderr.trim() || 'no answer'}`);
+  }
+  return started.answer;
 }
 
 type Followed = { end: FollowEnd } | { error: unknown };

@@ -13,16 +13,18 @@ import { WorkspaceOperationError, workspaceDockerError } from './errors';
 import { killSession, runExec, type RawExecRequest } from './exec';
 import { buildFilesArchive, EXTRACT_FILES_SCRIPT, prepareWorkspaceFiles } from './files';
 import { runWorkspaceHook } from './hook';
+import { imageFiles } from './imageFiles';
 import { LineSplitter } from './lines';
 import { openWorkspaceTty } from './tty';
 import type { ExecRequest, WorkspaceRuntime } from './types';
 
-export type WorkspaceCommands = Pick<WorkspaceRuntime, 'writeFiles' | 'checkout' | 'exec' | 'killSession' | 'runHook' | 'openTty'>;
+export type WorkspaceCommands = Pick<WorkspaceRuntime, 'writeFiles' | 'checkout' | 'exec' | 'killSession' | 'copyFromImage' | 'runHook' | 'openTty'>;
 
 export function workspaceCommands(engine: WorkspaceEngine): WorkspaceCommands {
   const { options, log, container } = engine;
   const identity = options.gitIdentity ?? DEFAULT_GIT_IDENTITY;
   const cloneTimeoutMs = options.cloneTimeoutMs ?? DEFAULT_CLONE_TIMEOUT_MS;
+  const fromImage = imageFiles(engine.docker, options.image);
 
   /** Runs a command as `hangar`, mapping a missing or stopped container to the runtime's errors. */
   async function run(replicaId: string, req: Omit<RawExecRequest, 'cwd'> & { cwd?: string }) {
@@ -117,6 +119,15 @@ export function workspaceCommands(engine: WorkspaceEngine): WorkspaceCommands {
         if (dockerStatus(err) === 404 || dockerStatus(err) === 409) return; // no container, or it is not running
         throw err;
       }
+    },
+
+    async copyFromImage(replicaId, path) {
+      try {
+        await fromImage.copyInto(container(replicaId), path);
+      } catch (err) {
+        throw workspaceDockerError(err, replicaId);
+      }
+      log.info('a file of the image was put into an older workspace', { replicaId, path });
     },
 
     runHook: async (replicaId, req) => {

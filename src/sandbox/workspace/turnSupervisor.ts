@@ -9,6 +9,8 @@ import { createHash } from 'node:crypto';
 import { SANDBOX_HOME } from '../request';
 
 export const TURN_SUPERVISOR = 'hangar-turn';
+/** Where the image carries it: a container made from an older image gets it from there. */
+export const TURN_SUPERVISOR_PATH = `/usr/local/bin/${TURN_SUPERVISOR}`;
 
 /**
  * Where the supervisor's relay listens in every workspace (`defaultRelayAddress` in

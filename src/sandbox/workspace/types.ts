@@ -102,6 +102,11 @@ export interface WorkspaceRuntime {
   exec(replicaId: string, req: ExecRequest): Promise<ExecResult>;
   /** Kills an exec's whole session, e.g. one whose caller was lost; an ended one is fine. */
   killSession(replicaId: string, sessionId: number): Promise<void>;
+  /**
+   * Puts a file of the runtime's image into the container, at the same path: a container made
+   * from an older image gets a program the worker now relies on (the turn supervisor).
+   */
+  copyFromImage(replicaId: string, path: string): Promise<void>;
   runHook(replicaId: string, req: HookRequest): Promise<HookResult>;
   stop(replicaId: string): Promise<void>;
   /** With the organization (network isolation), a container on another network moves onto its organization's first. */
