@@ -11,7 +11,7 @@ import { loadConfig } from '../config';
 import { generateEncryptionKey } from '../crypto/secretBox';
 import { createLogger } from '../logger';
 import { buildApi, migrate, openDatabase, startWorker } from '../processes';
-import { freePort, startTemporalDevServer } from '../temporal/devServer';
+import { freePort, startTemporalDevServer, stopStaleDevServer } from '../temporal/devServer';
 import { startTracing } from '../tracing';
 import { defaultSandboxImage, resolveTemporalCli } from '../toolchain';
 import { onShutdown } from './shutdown';
@@ -43,6 +43,8 @@ function devEncryptionKeys(dataDir: string): string {
 async function startTemporal(dataDir: string, logger: ReturnType<typeof createLogger>) {
   const cliPath = resolveTemporalCli();
   if (cliPath) {
+    // A server a killed start left running holds the file and the usual ports: it goes first.
+    await stopStaleDevServer(join(dataDir, 'temporal.db'), logger);
     // Temporal's usual ports when they are free, so its UI is where people expect it.
     const port = Number(process.env.HANGAR_TEMPORAL_PORT) || ((await portIsFree(7233)) ? 7233 : undefined);
     const uiPort = Number(process.env.HANGAR_TEMPORAL_UI_PORT) || ((await portIsFree(8233)) ? 8233 : undefined);

@@ -2,8 +2,14 @@
  * Runs `temporal server start-dev` as a child process on free ports (tests, `npm start`).
  * In memory unless a database file is given; WAL makes the file-backed mode bearable. Hangar's
  * search attributes are registered at start, as a cluster's operator registers them once.
+ *
+ * A file-backed server's pid is kept beside its file (`<file>.pid`): a process that started one
+ * and was killed outright (kill -9, a crash) leaves it running, holding the file and its ports,
+ * and the next start stops it first (`stopStaleDevServer`) rather than run a second server on
+ * the same file.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { Connection } from '@temporalio/client';
 import type { Logger } from '../logger';
@@ -27,6 +33,41 @@ export async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+const pidFileOf = (dbFile: string) => `${dbFile}.pid`;
+
+/** Whether process `pid` runs and is a Temporal dev server on `dbFile` (not a process that reused its pid). */
+function servesFile(pid: number, dbFile: string): boolean {
+  try {
+    process.kill(pid, 0);
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(dbFile);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Stops the dev server a killed process left running on `dbFile`, if any: SIGTERM, then SIGKILL
+ * after five seconds. Resolves once it is gone.
+ */
+export async function stopStaleDevServer(dbFile: string, logger: Logger): Promise<void> {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(pidFileOf(dbFile), 'utf8').trim());
+  } catch {
+    return;
+  }
+  if (Number.isInteger(pid) && pid > 0 && servesFile(pid, dbFile)) {
+    logger.warn('stopping the Temporal dev server a killed process left running on this data', { pid, dbFile });
+    process.kill(pid, 'SIGTERM');
+    const deadline = Date.now() + 5000;
+    while (servesFile(pid, dbFile)) {
+      if (Date.now() > deadline) process.kill(pid, 'SIGKILL');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  rmSync(pidFileOf(dbFile), { force: true });
 }
 
 async function waitUntilServing(address: string, child: ChildProcess, deadlineMs: number): Promise<void> {
@@ -65,7 +106,9 @@ export async function startTemporalDevServer(options: {
   if (uiPort === null) args.push('--headless');
   else args.push('--ui-port', String(uiPort));
   if (options.dbFile) args.push('--db-filename', options.dbFile, '--sqlite-pragma', 'journal_mode=wal');
+  if (options.dbFile) await stopStaleDevServer(options.dbFile, options.logger);
   const child = spawn(options.cliPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  if (options.dbFile && child.pid) writeFileSync(pidFileOf(options.dbFile), `${child.pid}\n`);
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
