@@ -178,8 +178,9 @@ export function createWorkspaceNetworks(docker: Docker, settings: NetworkSetting
         logger.info('workspace network created', { network: name, subnet });
         return name;
       } catch (err) {
-        // Another worker created it first, or took the subnet: look again.
-        if (dockerStatus(err) === 409 && (await existing(name))) return name;
+        // Another worker created it first (the engine says so as a duplicate name, 409, or as a
+        // duplicate bridge, 403, which the name fixes), or took the subnet: look again.
+        if ((dockerStatus(err) === 409 || /same bridge name/.test(String((err as Error).message))) && (await existing(name))) return name;
         lastRefusal = String((err as Error).message);
         if (!/overlap/i.test(lastRefusal)) throw err;
         refused.push(subnet);

@@ -1,8 +1,9 @@
 /**
  * Organization networks created at once by several processes sharing one engine and one subnet
  * pool (workers of a deployment, or the suite's parallel test processes): each gets a subnet of
- * its own, however many race. A real Docker engine decides which creation wins each subnet. And
- * none gets a subnet the host already routes to another interface, which Docker would accept.
+ * its own, however many race, and one network created by several at once is made once. A real
+ * Docker engine decides which creation wins each subnet. And none gets a subnet the host already
+ * routes to another interface, which Docker would accept.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -36,6 +37,20 @@ describe('workspace networks: subnets under concurrent creation', function () {
     );
     expect(new Set(subnets).size, subnets.join(' ')).to.equal(organizations.length);
     for (const subnet of subnets) expect(subnet).to.match(/^10\.215\.[0-3]\.\d+\/26$/);
+  });
+
+  it('makes one network when four processes create the same one at once, and each gets it', async () => {
+    // The bridge name derives from the network's: the engine refuses the losers either as a
+    // duplicate name (409) or as a duplicate bridge (403), depending on how far each got.
+    for (let round = 0; round < 6; round++) {
+      const organization = randomUUID();
+      organizations.push(organization);
+      const managers = Array.from({ length: 4 }, () => createWorkspaceNetworks(docker, POOL, silent));
+      const names = await Promise.all(managers.map((m) => m.forOrganization(organization)));
+      expect(names).to.deep.equal(managers.map(() => organizationNetworkName(organization)));
+      expect(await docker.listNetworks({ filters: { name: [organizationNetworkName(organization)] } })).to.have.length(1);
+      await docker.getNetwork(organizationNetworkName(organization)).remove();
+    }
   });
 
   it('never takes a subnet the host routes to another interface (a bridge Docker left behind)', async () => {
