@@ -13,6 +13,7 @@ import { expect } from 'chai';
 import { createDocker } from '../../../src/sandbox';
 import { LABEL_OWNER } from '../../../src/sandbox/docker';
 import { workspaceName } from '../../../src/sandbox/workspace';
+import { turnDir } from '../../../src/sandbox/workspace/turnSupervisor';
 import { execInContainer } from '../../support/containerExec';
 import { harness } from '../../support/harness';
 import { as, newOrg } from '../../support/http';
@@ -137,7 +138,7 @@ describe('workers: a worker lost mid-turn', function () {
       }, 60_000);
       expect(second).to.equal('completed');
       // The turn's files in the workspace went with its end.
-      expect(await execInContainer(workspaceName(replicaId), 'ls ~/.hangar/turns')).to.equal('');
+      expect(await execInContainer(workspaceName(replicaId), `test -e ${turnDir(running.id)} && echo kept || echo gone`)).to.equal('gone\n');
     });
   }
 });
