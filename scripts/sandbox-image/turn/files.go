@@ -3,7 +3,9 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -39,6 +41,29 @@ func turnDir(arg string) (string, error) {
 		return "", fmt.Errorf("the turn directory must be an absolute, clean path: %q", arg)
 	}
 	return arg, nil
+}
+
+// commandDir reads a command's DIR argument and makes the flag set for the arguments after it;
+// false, after saying why, when DIR is missing or not a clean absolute path.
+func commandDir(name string, args []string, stderr io.Writer) (string, *flag.FlagSet, bool) {
+	if len(args) == 0 {
+		fmt.Fprintf(stderr, "hangar-turn %s: DIR is required\n", name)
+		return "", nil, false
+	}
+	dir, err := turnDir(args[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "hangar-turn %s: %v\n", name, err)
+		return "", nil, false
+	}
+	flags := flag.NewFlagSet(name, flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	return dir, flags, true
+}
+
+// printJSON writes `value` as one JSON line: what the commands answer the worker.
+func printJSON(w io.Writer, value any) {
+	line, _ := json.Marshal(value)
+	fmt.Fprintln(w, string(line))
 }
 
 // writeOnce writes a JSON record under `name` in `dir` by renaming a complete temporary file

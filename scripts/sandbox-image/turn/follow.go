@@ -1,9 +1,7 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -31,17 +29,10 @@ type followEnd struct {
 }
 
 func followCommand(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprintln(stderr, "hangar-turn follow: DIR is required")
+	dir, flags, ok := commandDir("follow", args, stderr)
+	if !ok {
 		return 2
 	}
-	dir, err := turnDir(args[0])
-	if err != nil {
-		fmt.Fprintln(stderr, "hangar-turn follow:", err)
-		return 2
-	}
-	flags := flag.NewFlagSet("follow", flag.ContinueOnError)
-	flags.SetOutput(stderr)
 	from := flags.Int64("from", 0, "the byte offset to start at")
 	if err := flags.Parse(args[1:]); err != nil || *from < 0 {
 		return 2
@@ -51,8 +42,7 @@ func followCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "hangar-turn follow:", err)
 		return 1
 	}
-	line, _ := json.Marshal(end)
-	fmt.Fprintln(stderr, string(line))
+	printJSON(stderr, end)
 	return 0
 }
 

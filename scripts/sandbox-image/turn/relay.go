@@ -252,7 +252,6 @@ func relayStatusCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "hangar-turn relay-status:", err)
 		return 1
 	}
-	line, _ := json.Marshal(status)
-	fmt.Fprintln(stdout, string(line))
+	printJSON(stdout, status)
 	return 0
 }

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -20,17 +18,10 @@ const startDeadline = 30 * time.Second
 // startCommand starts the turn in DIR once: a second start of the same DIR (a worker that took
 // over before it knew the first one had started it) starts nothing and answers the same runner.
 func startCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprintln(stderr, "hangar-turn start: DIR is required")
+	dir, flags, ok := commandDir("start", args, stderr)
+	if !ok {
 		return 2
 	}
-	dir, err := turnDir(args[0])
-	if err != nil {
-		fmt.Fprintln(stderr, "hangar-turn start:", err)
-		return 2
-	}
-	flags := flag.NewFlagSet("start", flag.ContinueOnError)
-	flags.SetOutput(stderr)
 	cwd := flags.String("cwd", "", "the agent's working directory")
 	withStdin := flags.Bool("stdin", false, "keep this command's stdin as the agent's")
 	relay := flags.String("relay", "", "the upstream of the model-call relay the agent reaches")
@@ -100,8 +91,7 @@ func startCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 }
 
 func answer(stdout io.Writer, started startedRecord, fresh bool) int {
-	line, _ := json.Marshal(map[string]any{"sid": started.Pid, "fresh": fresh})
-	fmt.Fprintln(stdout, string(line))
+	printJSON(stdout, map[string]any{"sid": started.Pid, "fresh": fresh})
 	return 0
 }
 
@@ -154,16 +144,10 @@ const exitLostRace = 3
 // runCommand is the turn's runner: it takes the lock for its whole life, records the start
 // (once ever), runs the agent with its output in the turn's files, and records the exit.
 func runCommand(args []string, stderr io.Writer) int {
-	if len(args) == 0 {
+	dir, flags, ok := commandDir("run", args, stderr)
+	if !ok {
 		return 2
 	}
-	dir, err := turnDir(args[0])
-	if err != nil {
-		fmt.Fprintln(stderr, "hangar-turn run:", err)
-		return 2
-	}
-	flags := flag.NewFlagSet("run", flag.ContinueOnError)
-	flags.SetOutput(stderr)
 	cwd := flags.String("cwd", "", "")
 	relay := flags.String("relay", "", "")
 	if err := flags.Parse(args[1:]); err != nil || len(flags.Args()) == 0 {
@@ -262,13 +246,8 @@ func exitOf(state *os.ProcessState) exitRecord {
 
 // forgetCommand removes a turn's directory once its end is recorded.
 func forgetCommand(args []string, stderr io.Writer) int {
-	if len(args) != 1 {
-		fmt.Fprintln(stderr, "hangar-turn forget: DIR is required")
-		return 2
-	}
-	dir, err := turnDir(args[0])
-	if err != nil {
-		fmt.Fprintln(stderr, "hangar-turn forget:", err)
+	dir, _, ok := commandDir("forget", args, stderr)
+	if !ok || len(args) != 1 {
 		return 2
 	}
 	if gone, _ := runnerGone(dir); !gone && exists(dir) {
