@@ -44,7 +44,7 @@ export interface ClaimedTurn extends OutputTurn {
 /** How often, and how far apart, a failed turn's container is checked for having stopped under it (at most 2 s in all). */
 const STOP_SETTLE_CHECKS = 8;
 const STOP_SETTLE_MS = 250;
-const CONTAINER_STOPPED_ERROR = "the workspace's container stopped while the agent ran (was its Docker engine restarted?)";
+export const CONTAINER_STOPPED_ERROR = "the workspace's container stopped while the agent ran (was its Docker engine restarted?)";
 const RUNNER_KILLED_ERROR = 'the agent was killed inside its workspace before it exited (out of memory, or stopped by a command in the workspace)';
 const TURN_FILES_GONE_ERROR = "the turn's files in the workspace are gone (was its home volume replaced?); send the message again to retry it";
 

@@ -21,7 +21,7 @@ import { chatSummary, workspaceKey } from '../../src/domain/replicas';
 import type { MessageRow } from '../../src/db/replicaMessagesRepository';
 import { relayedGatewayUrl } from '../../src/sandbox/workspace/turnSupervisor';
 import type { CredentialResolver, WorkspaceActivityDeps } from '../workspace';
-import { containerStartedAt, runAgentCli } from './cli';
+import { CONTAINER_STOPPED_ERROR, containerStartedAt, runAgentCli } from './cli';
 import { agentTurnRecords, type TurnEnd } from './records';
 
 export type AgentTurnDeps = Pick<WorkspaceActivityDeps, 'repos' | 'secretBox' | 'runtime' | 'events' | 'credentials' | 'logger' | 'agentExecutable' | 'agentIdleTimeoutMs' | 'workspaceApiUrl' | 'draining'>;
@@ -76,6 +76,14 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
       deps.logger.warn('a turn waits: the workspace container is not running', { replicaId, chatId });
       return { ran: false, containerDown: true };
     }
+    // Taken over with its container stopped (a host rebooted under the worker): its agent went
+    // with the container. Ended now, so the workflow starts the container again without waiting
+    // on it; an engine that does not answer is asked again by the next attempt.
+    if (taken && before && runningSince === null && (await deps.runtime.state(workspaceKey(before))) !== 'running') {
+      const end: TurnEnd = { status: 'interrupted', error: `${CONTAINER_STOPPED_ERROR}; send the message again to retry it` };
+      const ended = await endTurn(replicaId, chatId, taken.message.id, end);
+      return ended ? { ran: true, messageId: taken.message.id, ok: false, error: end.error, interrupted: true } : endedElsewhere(replicaId, taken.message.id);
+    }
     const claimed = taken?.message ?? (await replicaMessages.claimNext(replicaId, chatId));
     if (!claimed) {
       await replicaChats.clearProcessing(replicaId, chatId);
@@ -87,7 +95,7 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
     const heartbeat = setInterval(() => ctx.heartbeat(beat), HEARTBEAT_MS);
     try {
       const end = await runClaimed(ctx, replicaId, chatId, claimed, { announce: !taken, startedAt });
-      if (end === null) return records.endingOf((await replicaMessages.findById(replicaId, claimed.id))!)!.ended;
+      if (end === null) return endedElsewhere(replicaId, claimed.id);
       return {
         ran: true,
         messageId: claimed.id,
@@ -99,6 +107,14 @@ export function createAgentTurnActivities(deps: AgentTurnDeps) {
     } finally {
       clearInterval(heartbeat);
     }
+  }
+
+  /** The result of a turn another attempt ended meanwhile, as that attempt recorded it. */
+  async function endedElsewhere(replicaId: string, messageId: string): Promise<TurnResult> {
+    const message = await replicaMessages.findById(replicaId, messageId);
+    const ending = message ? records.endingOf(message) : null;
+    if (!ending) throw new Error(`the turn of message ${messageId} was neither running nor ended`);
+    return ending.ended;
   }
 
   /** The claimed (or taken over) message's turn, to its end; null when another attempt ended it. */

@@ -155,6 +155,15 @@ export function createWorkspaceNetworks(docker: Docker, settings: NetworkSetting
     return true;
   }
 
+  /** Whether another creator's network `name` shows up within a few seconds. */
+  async function createdMeanwhile(name: string): Promise<boolean> {
+    for (let check = 0; check < 50; check++) {
+      if (await existing(name)) return true;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return false;
+  }
+
   async function create(name: string, kind: string): Promise<string> {
     if (await existing(name)) return name;
     // Subnets the engine refused in this call: taken meanwhile, or overlapping something that
@@ -179,8 +188,9 @@ export function createWorkspaceNetworks(docker: Docker, settings: NetworkSetting
         return name;
       } catch (err) {
         // Another worker created it first (the engine says so as a duplicate name, 409, or as a
-        // duplicate bridge, 403, which the name fixes), or took the subnet: look again.
-        if ((dockerStatus(err) === 409 || /same bridge name/.test(String((err as Error).message))) && (await existing(name))) return name;
+        // duplicate bridge, 403, which the name fixes, sometimes before that network can be
+        // inspected), or took the subnet: look again.
+        if ((dockerStatus(err) === 409 || /same bridge name/.test(String((err as Error).message))) && (await createdMeanwhile(name))) return name;
         lastRefusal = String((err as Error).message);
         if (!/overlap/i.test(lastRefusal)) throw err;
         refused.push(subnet);

@@ -141,4 +141,38 @@ describe('workers: a worker lost mid-turn', function () {
       expect(await execInContainer(workspaceName(replicaId), `test -e ${turnDir(running.id)} && echo kept || echo gone`)).to.equal('gone\n');
     });
   }
+
+  it('ends the turn interrupted at once when its container went down with the worker (a host reboot), and the workspace goes on', async () => {
+    const org = await newOrg('worker-and-container-loss');
+    const api = as(org.org_api_key);
+    const { db } = harness().database;
+    await harness().stopWorker();
+    const worker = await startWorkerProcess();
+    lost = worker.child;
+    const created = await api.post('/v1/replica', { name: 'rebooted', coding_agent: 'agent_1', message: PROMPT });
+    expect(created.status).to.equal(201);
+    const replicaId: string = created.body.replica.id;
+    const running = await until('the agent to reach the gate', async () => {
+      const row = await db('replica_messages').where({ replica_id: replicaId, status: 'running' }).whereNotNull('agent_session').first('id');
+      return row && (await db('replica_agent_events').where({ replica_id: replicaId, message_id: row.id })).length >= PRODUCED.indexOf('call_2') && row;
+    }, 120_000);
+
+    lost.kill('SIGKILL');
+    await worker.exited;
+    await createDocker().getContainer(workspaceName(replicaId)).kill();
+    await harness().startWorker();
+
+    const turn = await until('the turn to end', async () => {
+      const row = await db('replica_messages').where({ id: running.id }).first('status', 'error');
+      return row.status !== 'running' && row;
+    }, 120_000);
+    expect(turn.status).to.equal('interrupted');
+    expect(turn.error).to.match(/container stopped while the agent ran/);
+    const next = (await api.post(`/v1/replica/${replicaId}/messages`, { message: '!write next.txt next' })).body;
+    const second = await until('the next message to finish', async () => {
+      const row = await db('replica_messages').where({ id: next.message_id }).first('status');
+      return ['completed', 'failed', 'interrupted'].includes(row.status) && row.status;
+    }, 120_000);
+    expect(second).to.equal('completed');
+  });
 });
