@@ -281,6 +281,9 @@ if wanted hangar; then
     chmod -R u+rwX,go+rX,go-w "$root/app"
     chroot "$root" groupadd --gid 1000 hangar
     chroot "$root" useradd --uid 1000 --gid 1000 --home-dir /app --no-create-home --shell /bin/sh hangar
+    # Media and canvas copies (HANGAR_DATA_DIR in docker-compose.yml): a volume mounted here starts
+    # as this directory, the app group's and setgid, so the API and the root workers share it.
+    install -d -o 1000 -g 1000 -m 2770 "$root/var/lib/hangar"
     chroot "$root" node --version >/dev/null || die "node does not run in the image"
     import_image "$image" "$hash" \
       --change 'ENV NODE_ENV=production' \

@@ -2,16 +2,35 @@
  * The filesystem backend: each object is a file under `<dataDir>/blobs/<key>`, with its content
  * type beside it in `<key>.type`. Writes go to a temporary `.part` file renamed into place, so a
  * reader never sees half an object and a failed upload leaves nothing.
+ *
+ * The store may be shared by processes of different users in one group: the compose file's API
+ * runs unprivileged and its workers as root, on one volume whose top directory belongs to the
+ * API's group and is setgid. So directories are made group-writable (and setgid, so what is made
+ * below them stays in the group) and files group-readable, whatever the process's umask; others
+ * get nothing.
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { byteLimit, checkKey, clampRange, type BlobStore } from './blobStore';
 
 const TYPE_SUFFIX = '.type';
+const DIR_MODE = 0o2770;
+const FILE_MODE = 0o640;
+
+/** Makes `dir` and its missing parents, each with DIR_MODE. */
+async function makeDirs(dir: string): Promise<void> {
+  // The first directory the call made, from the top; undefined when `dir` was there.
+  const first = await mkdir(dir, { recursive: true });
+  if (first === undefined) return;
+  for (let made = dir; ; made = dirname(made)) {
+    await chmod(made, DIR_MODE);
+    if (made === first) return;
+  }
+}
 
 export function createFsBlobStore(dataDir: string): BlobStore {
   const root = resolve(dataDir, 'blobs');
@@ -35,12 +54,13 @@ export function createFsBlobStore(dataDir: string): BlobStore {
 
     async put(key, body, options) {
       const path = pathOf(key);
-      await mkdir(dirname(path), { recursive: true });
+      await makeDirs(dirname(path));
       const part = `${path}.${randomBytes(6).toString('hex')}.part`;
       const limit = byteLimit(options.maxBytes);
       try {
-        await pipeline(body, limit, createWriteStream(part, { mode: 0o600 }));
-        await writeFile(path + TYPE_SUFFIX, options.contentType, { mode: 0o600 });
+        await pipeline(body, limit, createWriteStream(part, { mode: FILE_MODE }));
+        await writeFile(path + TYPE_SUFFIX, options.contentType, { mode: FILE_MODE });
+        await Promise.all([chmod(part, FILE_MODE), chmod(path + TYPE_SUFFIX, FILE_MODE)]);
         await rename(part, path);
       } catch (err) {
         await rm(part, { force: true });

@@ -136,16 +136,45 @@ describe('the production deployment: docker compose on the project’s own image
     throw new Error('the events stream ended before the turn did');
   }
 
+  /** The first test's workspace, which later tests use. */
+  let workspace: string;
+
   it("runs a turn of a workspace's real agent_1 CLI through the AI gateway against the provider", async () => {
     await phase('workspace: create → agent_1 turn completed', async () => {
       const created = await call('POST', '/v1/replica', { name: 'deployed', coding_agent: 'agent_1', message: 'Say hello from the deployment.' });
       expect(created.status, JSON.stringify(created.body)).to.equal(201);
-      expect(await firstTurnOf(created.body.replica.id)).to.equal(true);
+      workspace = created.body.replica.id;
+      expect(await firstTurnOf(workspace)).to.equal(true);
     });
     const generation = models.modelCalls.find((c) => c.transcript.includes('Say hello from the deployment.'));
     expect(generation, 'the provider saw the prompt').to.not.equal(undefined);
     // The gateway swapped the workspace's placeholder for the organization's credential.
     expect(generation!.headers['x-api-key']).to.equal(credential);
+  });
+
+  it('stores media the API takes, and serves a canvas file a worker copies out of its workspace into the store the API reads', async () => {
+    await phase('media: upload, link, download; canvas: a file in the workspace', async () => {
+      const bytes = Buffer.from(`media from the deployment ${randomUUID()}\n`);
+      const res = await fetch(`${deploy.apiUrl}/v1/replica/${workspace}/media?filename=notes.txt`, {
+        method: 'POST',
+        headers: { ...V, authorization: `Bearer ${org.org_api_key}`, 'content-type': 'application/octet-stream' },
+        body: bytes,
+      });
+      const uploaded = (await res.json()) as any;
+      expect(res.status, JSON.stringify(uploaded)).to.equal(201);
+      const link = await call('POST', `/v1/replica/${workspace}/media/${uploaded.media.id}/links`, { disposition: 'attachment' });
+      expect(link.status, JSON.stringify(link.body)).to.equal(201);
+      const url = new URL(link.body.url as string);
+      const download = await fetch(`${deploy.apiUrl}${url.pathname}${url.search}`);
+      expect(download.status).to.equal(200);
+      expect(Buffer.from(await download.arrayBuffer()).equals(bytes)).to.equal(true);
+
+      // The worker copies the canvas file out of the workspace into the store the API reads.
+      await sh('docker', ['exec', '-u', '1000', `hangar-ws-${workspace}`, 'sh', '-c', 'mkdir -p ~/.hangar/canvas && printf "the plan\\n" > ~/.hangar/canvas/plan.md']);
+      const plan = await call('GET', `/v1/replica/${workspace}/canvas/plan.md`);
+      expect(plan.status, JSON.stringify(plan.body)).to.equal(200);
+      expect(plan.body).to.include({ filename: 'plan.md', content: 'the plan\n' });
+    });
   });
 
   let automationId: string;

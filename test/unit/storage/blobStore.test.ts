@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -124,6 +124,22 @@ contract('filesystem', async () => {
       await rm(dir, { recursive: true, force: true });
     },
   };
+});
+
+describe('blob store: the filesystem shared by users of one group', () => {
+  it('makes its directories group-writable and setgid, and its files group-readable, whatever the umask', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hangar-blobs-'));
+    const umask = process.umask(0o077);
+    try {
+      await createFsBlobStore(dir).put('replicas/r1/media/m1', Readable.from([Buffer.from('x')]), { contentType: 'text/plain' });
+      const mode = (path: string) => (statSync(join(dir, path)).mode & 0o7777).toString(8);
+      expect(['blobs', 'blobs/replicas', 'blobs/replicas/r1', 'blobs/replicas/r1/media'].map(mode)).to.deep.equal(['2770', '2770', '2770', '2770']);
+      expect(['blobs/replicas/r1/media/m1', 'blobs/replicas/r1/media/m1.type'].map(mode)).to.deep.equal(['640', '640']);
+    } finally {
+      process.umask(umask);
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 contract('S3 (versitygw)', async () => {
