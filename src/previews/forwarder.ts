@@ -3,7 +3,7 @@
  * forwarding a request or a WebSocket to one target, streaming both ways, with a connect
  * timeout and no half-open WebSockets.
  */
-import type { ClientRequest, IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { Agent, ClientRequest, IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createProxyServer } from 'http-proxy-3';
@@ -14,6 +14,8 @@ export interface ForwardTarget {
   protocol: 'http:' | 'https:';
   host: string;
   port: number;
+  /** How to connect, when not by TCP to `host` (a worker's relay goes through the engine's exec). */
+  agent?: Agent;
 }
 
 export interface Forwarder {
@@ -65,11 +67,13 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   proxy.on('error', (err) => options.logger.debug('preview forwarding error', { err }));
 
   return {
-    web: (req, res, target, onError) => proxy.web(req, res, { target }, (err) => onError(err as NodeJS.ErrnoException)),
-    ws: (req, socket, head, target, onError) => proxy.ws(req, socket, head, { target }, (err) => onError(err as NodeJS.ErrnoException)),
+    web: (req, res, target, onError) => proxy.web(req, res, proxyOptions(target), (err) => onError(err as NodeJS.ErrnoException)),
+    ws: (req, socket, head, target, onError) => proxy.ws(req, socket, head, proxyOptions(target), (err) => onError(err as NodeJS.ErrnoException)),
     close: () => proxy.close(),
   };
 }
+
+const proxyOptions = ({ agent, ...target }: ForwardTarget) => ({ target, ...(agent ? { agent } : {}) });
 
 /** What a client hears when the workspace's server could not be reached on `port`. */
 export function unreachable(port: number, err: NodeJS.ErrnoException): Refusal {

@@ -8,6 +8,9 @@
  * preview: which workspace, which port, for a minute. It finds the container itself: the
  * workspace must be recorded on this host, and its container on this engine must carry the
  * workspace labels; its address comes from the engine, never from the request or the database.
+ * It connects through the engine's exec (execConnection.ts), not by the container's address,
+ * so it works from a worker that cannot route to the workspaces' networks (a container of its
+ * own, as in docker-compose.yml).
  * Everything else is refused with the Error body (403 without a valid grant, 404 for a
  * workspace that is not here).
  */
@@ -23,6 +26,7 @@ import type { Logger } from '../logger';
 import { registry } from '../metrics';
 import { LABEL_ROLE } from '../sandbox/docker';
 import { LABEL_REPLICA, WORKSPACE_ROLE, workspaceName } from '../sandbox/workspace/container';
+import { ExecAgent } from './execConnection';
 import { createForwarder, type ForwardTarget, unreachable } from './forwarder';
 import { answerPage, type Refusal, writeRefusal } from './pages';
 import { GRANT_HEADER, type RelayGrant, type RelayGrants } from './relayGrants';
@@ -59,9 +63,12 @@ const refuse = (status: number, error: string, details: string | null, extra: Pa
 
 const dockerStatus = (err: unknown) => (err as { statusCode?: number }).statusCode;
 
+const RELAY_CONNECT_TIMEOUT_MS = 15_000;
+
 export async function startPreviewRelay(options: PreviewRelayOptions): Promise<PreviewRelay> {
   const { hostId, grants, replicas, docker, logger } = options;
-  const forwarder = createForwarder({ logger, connectTimeoutMs: options.connectTimeoutMs });
+  // An exec is a few engine round trips before the server's own accept: longer than a TCP connect.
+  const forwarder = createForwarder({ logger, connectTimeoutMs: options.connectTimeoutMs ?? RELAY_CONNECT_TIMEOUT_MS });
 
   /** The container a grant names, if it is a workspace of this host running on this engine. */
   async function containerOf(grant: RelayGrant): Promise<Located> {
@@ -80,7 +87,8 @@ export async function startPreviewRelay(options: PreviewRelayOptions): Promise<P
     if (!info.State?.Running) return refuse(503, 'Workspace is starting', 'the workspace is not running yet; try again in a few seconds', { retryAfter: 5, waking: true });
     const address = Object.values(info.NetworkSettings?.Networks ?? {}).find((n) => n?.IPAddress)?.IPAddress;
     if (!isForwardableAddress(address)) return refuse(503, 'Workspace is starting', 'the workspace is not reachable yet; try again in a few seconds', { retryAfter: 5, waking: true });
-    return { kind: 'forward', target: { protocol: 'http:', host: address, port: grant.port } };
+    // The address names the target; the connection itself goes through the engine.
+    return { kind: 'forward', target: { protocol: 'http:', host: address, port: grant.port, agent: new ExecAgent(docker.getContainer(info.Id), grant.port) } };
   }
 
   /** The grant leaves the request here: the workspace's server never sees it. */

@@ -14,6 +14,7 @@ import { reservePort } from '../support/harness';
 import { until } from '../support/wait';
 import { sseData } from '../support/sse';
 import { deployment, sh, type Deployment } from './compose';
+import { openWebSocket, previewHost, raw, startApp } from '../integration/previews/support';
 
 const V = { 'X-Api-Version': '2026-05-17' };
 
@@ -174,6 +175,45 @@ describe('the production deployment: docker compose on the project’s own image
       const plan = await call('GET', `/v1/replica/${workspace}/canvas/plan.md`);
       expect(plan.status, JSON.stringify(plan.body)).to.equal(200);
       expect(plan.body).to.include({ filename: 'plan.md', content: 'the plan\n' });
+    });
+  });
+
+  it('serves a public and a members-only preview of a server in a workspace, and a terminal in it, through the published port', async () => {
+    await phase('previews (HTTP, WebSocket, members-only) and a terminal', async () => {
+      await startApp(`hangar-ws-${workspace}`, 'deployed');
+      const tokenOf = (url: string) => /^http:\/\/\d+-([0-9a-f]{32})\./.exec(url)![1]!;
+      const open = await call('POST', `/v1/workspaces/${workspace}/previews`, { port: 3000 });
+      expect(open.status, JSON.stringify(open.body)).to.equal(201);
+      const publicHost = previewHost(tokenOf(open.body.preview.url));
+      const get = await raw(deploy.apiUrl, 'GET', '/from/outside', { headers: publicHost });
+      expect(get.status, get.text).to.equal(200);
+      expect(get.json()).to.include({ app: 'deployed', url: '/from/outside' });
+      const socket = await openWebSocket(deploy.apiUrl, '/ws', publicHost);
+      expect(socket.status, socket.body).to.equal(101);
+      expect(await socket.roundTrip('hi')).to.equal('echo:hi');
+      socket.close();
+
+      const members = await call('POST', `/v1/workspaces/${workspace}/previews`, { port: 3001, authenticated: true });
+      expect(members.status, JSON.stringify(members.body)).to.equal(201);
+      const membersHost = previewHost(tokenOf(members.body.preview.url), 3001);
+      expect((await raw(deploy.apiUrl, 'GET', '/who', { headers: membersHost })).status).to.equal(401);
+      const member = await raw(deploy.apiUrl, 'GET', '/who', { headers: { ...membersHost, 'x-hangar-api-key': org.org_api_key } });
+      expect(member.status, member.text).to.equal(200);
+      expect(member.headers['x-app-port']).to.equal('3001');
+
+      // The terminal is held by the workspace's worker; the API reaches it over the database.
+      const session = await call('POST', `/v1/workspaces/${workspace}/terminal/sessions`, { cols: 80, rows: 24 });
+      expect(session.status, JSON.stringify(session.body)).to.equal(201);
+      const sessionId = session.body.session.id as string;
+      const stream = await fetch(`${deploy.apiUrl}/v1/workspaces/${workspace}/terminal/sessions/${sessionId}/stream`, { headers: { authorization: `Bearer ${org.org_api_key}` } });
+      expect((await call('POST', `/v1/workspaces/${workspace}/terminal/sessions/${sessionId}/input`, { data: 'echo deployed-$((6*7))\r', generation: 0, sequence: 0 })).status).to.equal(200);
+      let output = '';
+      for await (const event of sseData<{ data?: string }>(stream)) {
+        output += event.data ?? '';
+        if (output.includes('deployed-42')) break;
+      }
+      expect(output).to.include('deployed-42');
+      expect((await call('DELETE', `/v1/workspaces/${workspace}/terminal/sessions/${sessionId}`)).status).to.equal(200);
     });
   });
 

@@ -1,9 +1,11 @@
-// Command hangar-turn runs a coding agent's turn inside its workspace, detached from the Hangar
-// worker that asked for it, so that the turn outlives that worker (a crash, a deploy, a restart
-// of everything). The worker starts the turn with `start`, then reads what the agent prints with
-// `follow` from the offset it has recorded; a worker that takes over after another was lost
-// follows the same turn from where the records stop. `relay` holds the agent's model calls
-// while Hangar's AI gateway cannot be reached, so a restart of Hangar does not fail them.
+// Command hangar-turn is Hangar's plumbing inside a workspace. It runs a coding agent's turn
+// inside its workspace, detached from the Hangar worker that asked for it, so that the turn
+// outlives that worker (a crash, a deploy, a restart of everything). The worker starts the turn
+// with `start`, then reads what the agent prints with `follow` from the offset it has recorded;
+// a worker that takes over after another was lost follows the same turn from where the records
+// stop. `relay` holds the agent's model calls while Hangar's AI gateway cannot be reached, so a
+// restart of Hangar does not fail them. `connect` carries a preview's connection to a server in
+// the workspace through the engine's exec, for a worker that cannot route to the workspace.
 //
 // A turn is a directory (`~/.hangar/turns/<name>`, chosen by the worker):
 //
@@ -43,6 +45,8 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return relayStatusCommand(args[1:], stdout, stderr)
 	case "forget":
 		return forgetCommand(args[1:], stderr)
+	case "connect":
+		return connectCommand(args[1:], stdin, stdout, stderr)
 	case "-h", "--help", "help":
 		usage(stdout)
 		return 0
@@ -66,5 +70,7 @@ func usage(w io.Writer) {
       forwards the agent's model calls to URL, holding them while URL cannot be reached
   hangar-turn relay-status [--listen ADDR]
       prints the relay's upstream and how many calls it holds
+  hangar-turn connect PORT
+      joins stdin and stdout to PORT on this workspace's own address (previews through the engine)
 `)
 }

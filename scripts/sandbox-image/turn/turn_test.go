@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -225,5 +227,37 @@ func TestAStartPrunesTurnsEndedLongAgo(t *testing.T) {
 	start(t, filepath.Join(filepath.Dir(old), "m4"), "", "--", "true")
 	if exists(old) || !exists(running) || !exists(recent) {
 		t.Fatalf("after the prune: ended long ago %v, running %v, ended recently %v", exists(old), exists(running), exists(recent))
+	}
+}
+
+func TestConnectJoinsStdioToAServerOnTheWorkspaceAddress(t *testing.T) {
+	address, err := ownAddress()
+	if err != nil {
+		t.Skip("this machine has no non-loopback IPv4 address")
+	}
+	server, err := net.Listen("tcp", net.JoinHostPort(address, "0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer server.Close()
+	go func() {
+		conn, err := server.Accept()
+		if err != nil {
+			return
+		}
+		request, _ := io.ReadAll(conn)
+		conn.Write(append([]byte("echo: "), request...))
+		conn.Close()
+	}()
+	port := strconv.Itoa(server.Addr().(*net.TCPAddr).Port)
+	r := command(t, "ping\n", "connect", port)
+	if r.code != 0 || r.stdout != "echo: ping\n" || r.stderr != "connected\n" {
+		t.Fatalf("connect: %+v", r)
+	}
+	// Nothing listening: refused, and nothing on stdout.
+	server.Close()
+	r = command(t, "", "connect", port)
+	if r.code != 3 || r.stdout != "" || !strings.HasPrefix(r.stderr, "refused:") {
+		t.Fatalf("connect to nothing: %+v", r)
 	}
 }
