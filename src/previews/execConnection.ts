@@ -28,7 +28,8 @@ export class ExecSocket extends Duplex {
     private readonly onAnswer: (err: Error | null) => void,
   ) {
     super({ allowHalfOpen: true });
-    const frames = new FrameDemuxer((kind, payload) => (kind === 'stderr' ? this.onStatus(payload) : this.push(payload) || stream.pause()));
+    // Before the helper answers, anything is its status (or the engine's complaint that it cannot run).
+    const frames = new FrameDemuxer((kind, payload) => (kind === 'stderr' || !this.answered ? this.onStatus(payload) : this.push(payload) || stream.pause()));
     stream.on('data', (chunk: Buffer) => frames.push(chunk));
     stream.once('end', () => this.ended());
     stream.once('close', () => this.ended());
@@ -116,15 +117,27 @@ export class ExecAgent extends Agent {
   constructor(
     private readonly container: Docker.Container,
     private readonly port: number,
+    /** Puts the helper into a container made from an image older than it; tried once. */
+    private readonly installHelper?: () => Promise<void>,
   ) {
     super({ keepAlive: false });
   }
 
   override createConnection(_options: unknown, callback?: (err: Error | null, socket: Duplex) => void): undefined {
-    openConnection(this.container, this.port).then(
+    this.open().then(
       (socket) => callback?.(null, socket),
       (err: Error) => callback?.(err, undefined as unknown as Duplex),
     );
     return undefined;
+  }
+
+  private async open(): Promise<Duplex> {
+    try {
+      return await openConnection(this.container, this.port);
+    } catch (err) {
+      if (!this.installHelper || !/executable file not found/.test((err as Error).message)) throw err;
+      await this.installHelper();
+      return openConnection(this.container, this.port);
+    }
   }
 }

@@ -47,6 +47,8 @@ export interface PreviewRelayOptions {
   grants: RelayGrants;
   replicas: Pick<ReplicasRepository, 'find'>;
   docker: Docker;
+  /** Puts the connection helper into a workspace container made from an image older than it. */
+  installHelper?: (workspaceKey: string) => Promise<void>;
   logger: Logger;
   connectTimeoutMs?: number;
 }
@@ -88,7 +90,8 @@ export async function startPreviewRelay(options: PreviewRelayOptions): Promise<P
     const address = Object.values(info.NetworkSettings?.Networks ?? {}).find((n) => n?.IPAddress)?.IPAddress;
     if (!isForwardableAddress(address)) return refuse(503, 'Workspace is starting', 'the workspace is not reachable yet; try again in a few seconds', { retryAfter: 5, waking: true });
     // The address names the target; the connection itself goes through the engine.
-    return { kind: 'forward', target: { protocol: 'http:', host: address, port: grant.port, agent: new ExecAgent(docker.getContainer(info.Id), grant.port) } };
+    const install = options.installHelper && (() => options.installHelper!(key));
+    return { kind: 'forward', target: { protocol: 'http:', host: address, port: grant.port, agent: new ExecAgent(docker.getContainer(info.Id), grant.port, install) } };
   }
 
   /** The grant leaves the request here: the workspace's server never sees it. */

@@ -34,6 +34,7 @@ import { sweepMovedWorkspaces } from '../sandbox/workspace/movedAway';
 import { startPreviewRelay } from '../previews/relay';
 import { createRelayGrants } from '../previews/relayGrants';
 import { startWorkspaceReconciler } from '../sandbox/workspace/reconciler';
+import { TURN_SUPERVISOR_PATH } from '../sandbox/workspace/turnSupervisor';
 
 export interface WorkerProcess {
   sandbox: SandboxRuntime;
@@ -161,6 +162,7 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
         grants: createRelayGrants(config.encryptionKeys),
         replicas: repos.replicas,
         docker,
+        installHelper: (key) => workspaceRuntime.copyFromImage(key, TURN_SUPERVISOR_PATH),
         logger: logger.child({ component: 'preview-relay' }),
       }).catch(async (err: unknown) => {
         await terminals.close();

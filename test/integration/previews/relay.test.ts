@@ -5,7 +5,8 @@
  * answers nothing, so only the relay, which asks its own Docker engine, can reach the apps:
  * HTTP, server-sent events and WebSockets pass; the relay's own counter moves. Called directly,
  * the relay refuses requests without a valid grant (none, forged, expired), and a grant opens
- * its own workspace and port only.
+ * its own workspace and port only. The relay connects through the engine's exec, and puts its
+ * helper into a container older than it.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
@@ -16,6 +17,7 @@ import { createRelayGrants, GRANT_HEADER, GRANT_TTL_MS } from '../../../src/prev
 import { relayRequests } from '../../../src/previews/relay';
 import { buildApi, type ApiProcess } from '../../../src/processes';
 import { createDocker } from '../../../src/sandbox';
+import { TURN_SUPERVISOR_PATH } from '../../../src/sandbox/workspace/turnSupervisor';
 import { harness, reservePort } from '../../support/harness';
 import { as, newOrg, request } from '../../support/http';
 import { until } from '../../support/wait';
@@ -127,6 +129,21 @@ describe('previews: workspaces on a worker host reached through its preview rela
     expect(await socket.roundTrip('again')).to.equal('echo:again');
     socket.close();
     expect(await forwarded('websocket')).to.equal(before + 1);
+  });
+
+  it('puts its connection helper into a workspace container older than it, and serves through it', async () => {
+    const container = createDocker(process.env).getContainer(`hangar-ws-${ws.b.id}`);
+    const asRoot = async (cmd: string) => {
+      const exec = await container.exec({ Cmd: ['sh', '-c', cmd], User: '0', AttachStdout: true, AttachStderr: true });
+      const stream = await exec.start({});
+      await new Promise((resolve) => (stream.on('data', () => undefined), stream.on('end', resolve)));
+      return (await exec.inspect()).ExitCode;
+    };
+    expect(await asRoot(`rm ${TURN_SUPERVISOR_PATH}`)).to.equal(0);
+    const get = await raw(apiBase, 'GET', '/after-upgrade', { headers: at(ws.b.token) });
+    expect(get.status, get.text).to.equal(200);
+    expect(get.json()).to.include({ app: 'app-b', url: '/after-upgrade' });
+    expect(await asRoot(`test -x ${TURN_SUPERVISOR_PATH}`)).to.equal(0);
   });
 
   it('refuses, called directly, a request without a valid grant', async () => {
