@@ -60,7 +60,8 @@ describe('faults: the Docker engine restarts under its workspaces', function () 
       const idleAnswers = await sendBatch(quiet.automation.webhook_token, 0, IDLE);
       const idleCounts = await settled(quiet.automation.id, quiet.organizationId, IDLE, 240_000);
       const busyAnswers = await sendBatch(busy.automation.webhook_token, 0, BUSY);
-      await turnsRunning(busy.automation.id, busy.organizationId, BUSY);
+      // Cut mid-wait: each agent's session holds its tool call, which the continuation finds done.
+      await turnsRunning(busy.automation.id, busy.organizationId, BUSY, 240_000, { inToolCall: true });
       expect([...idleAnswers, ...busyAnswers]).to.deep.equal(Array(IDLE + BUSY).fill(202));
 
       const restartedAt = Date.now();

@@ -105,17 +105,21 @@ export function sendBatch(token: string, from: number, count: number, idempotent
 
 /**
  * Waits until at least `n` of the automation's agent turns run in their containers, each agent
- * having said something (its session is named, and recorded).
+ * having said something (its session is named, and recorded). With `inToolCall`, each agent has
+ * also asked for its tool call (an `assistant` event with a `tool_use`): the CLI has written that
+ * exchange to its session, so a turn cut from then on is cut mid-call, not before its first reply.
  */
-export async function turnsRunning(automationId: string, organizationId: string, n: number, timeoutMs = 240_000): Promise<number> {
+export async function turnsRunning(automationId: string, organizationId: string, n: number, timeoutMs = 240_000, { inToolCall = false } = {}): Promise<number> {
   const { db } = cluster().database;
-  return until(`${n} agent turns to run`, async () => {
+  return until(`${n} agent turns to run${inToolCall ? ' in a tool call' : ''}`, async () => {
     const { replicaIds } = await countsFor(automationId, organizationId);
+    const said = db('replica_agent_events as e').whereRaw('e.replica_id = m.replica_id and e.message_id = m.id');
+    if (inToolCall) said.whereLike('e.type', '%-assistant').whereRaw(`e.payload::text like '%"tool_use"%'`);
     const [row] = await db('replica_messages as m')
       .whereIn('m.replica_id', replicaIds)
       .where('m.status', 'running')
       .whereNotNull('m.agent_session')
-      .whereExists(db('replica_agent_events as e').whereRaw('e.replica_id = m.replica_id and e.message_id = m.id'))
+      .whereExists(said)
       .count({ n: '*' });
     return Number(row!.n) >= n && Number(row!.n);
   }, timeoutMs, 500);
