@@ -18,7 +18,7 @@ async function main() {
   const worker = await startWorker({ config, logger, database, temporalAddress: config.temporalAddress!, tracing });
   logger.info('worker running', { taskQueue: config.taskQueue, hostId: config.workerHostId });
   const { workerPort, workerHost, token } = config.metrics;
-  const metrics = workerPort > 0 ? await startMetricsServer({ port: workerPort, host: workerHost, token, logger }) : null;
+  const metrics = workerPort > 0 ? await startMetricsServer({ port: workerPort, host: workerHost, token, logger, health: worker.health }) : null;
   if (metrics) logger.info('worker metrics listening', { host: workerHost, port: workerPort, auth: token ? 'bearer token' : 'none' });
   onShutdown(logger, async () => {
     await metrics?.close();

@@ -1,6 +1,7 @@
 /**
  * Serving the metrics: the bearer-token check and the text both endpoints answer with (the
- * API's `/metrics`, see src/http/metrics.ts), and the worker's own small HTTP server.
+ * API's `/metrics`, see src/http/metrics.ts), and the worker's own small HTTP server, which
+ * also answers its health check (`/healthz`).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
@@ -33,8 +34,14 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-/** The worker's `/metrics` on a port of its own (it serves nothing else over HTTP). */
-export async function startMetricsServer(options: { port: number; host: string; token: string | undefined; logger: Logger }): Promise<MetricsServer> {
+/** Whether the process does its work: `ok`, or why not (`stopping`, its Temporal worker's state). */
+export type HealthCheck = () => { ok: true } | { ok: false; reason: string };
+
+/**
+ * The worker's `/metrics` on a port of its own, and its `/healthz` for a container's health check
+ * (200, or 503 with the reason; open, as it says nothing but that). It serves nothing else.
+ */
+export async function startMetricsServer(options: { port: number; host: string; token: string | undefined; logger: Logger; health?: HealthCheck }): Promise<MetricsServer> {
   collectProcessMetrics();
   const answer = (res: ServerResponse, status: number, error: string, details: string | null, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
@@ -42,6 +49,13 @@ export async function startMetricsServer(options: { port: number; host: string; 
   };
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?', 1)[0];
+    if (path === '/healthz' && options.health) {
+      if (req.method !== 'GET') return answer(res, 405, 'Method not allowed', `${req.method} is not allowed here; allowed: GET`, { allow: 'GET' });
+      const health = options.health();
+      if (!health.ok) return answer(res, 503, 'Service unavailable', health.reason);
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      return res.end(JSON.stringify({ status: 'ok' }));
+    }
     if (path !== '/metrics') return answer(res, 404, 'Not found', `no route for ${req.method} ${path}`);
     if (req.method !== 'GET') return answer(res, 405, 'Method not allowed', `${req.method} is not allowed here; allowed: GET`, { allow: 'GET' });
     if (!scrapeAllowed(req.headers.authorization, options.token)) {

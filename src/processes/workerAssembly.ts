@@ -29,6 +29,7 @@ import { createCodeHostingThreadAdapters } from '../integrations/codeHosting/thr
 import { closingOnError, workflowControlOptions } from './shared';
 import { hostTaskQueue } from '../../workflows/shared';
 import { startHostHeartbeat } from '../temporal/hostHeartbeat';
+import type { HealthCheck } from '../metrics/server';
 import { sweepRetiredWarmContainers } from './warmPoolSweep';
 import { sweepMovedWorkspaces } from '../sandbox/workspace/movedAway';
 import { startPreviewRelay } from '../previews/relay';
@@ -40,6 +41,8 @@ export interface WorkerProcess {
   sandbox: SandboxRuntime;
   /** Resolves when the worker has stopped. */
   running: Promise<void>;
+  /** Healthy while it polls its task queues; not once it stops (a shutdown, or its Temporal worker failed). */
+  health: HealthCheck;
   shutdown(): Promise<void>;
 }
 
@@ -208,6 +211,11 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
   return {
     sandbox,
     running,
+    health: () => {
+      if (draining.signal.aborted) return { ok: false, reason: 'stopping' };
+      const state = worker.getState();
+      return state === 'RUNNING' ? { ok: true } : { ok: false, reason: `the Temporal worker is ${state.toLowerCase()}` };
+    },
     async shutdown() {
       await heartbeat.stop();
       if (worker.getState() === 'RUNNING') worker.shutdown();

@@ -38,14 +38,18 @@ export interface Deployment {
 
 /**
  * A deployment's settings: the two variables the README asks for, the ports it is published on,
- * and an override file for what stands in for the internet (`override`: compose YAML).
+ * an override file for what stands in for the internet (`override`: compose YAML), and the
+ * settings file the api and the workers read (`settings`: NAME=value lines, named by
+ * HANGAR_ENV_FILE as docs/operations.md tells an operator to).
  */
-export async function deployment(options: { apiPort: number; uiPort: number; override: string }): Promise<Deployment> {
+export async function deployment(options: { apiPort: number; uiPort: number; override: string; settings?: string }): Promise<Deployment> {
   const [bin, ...pre] = await composeCommand();
   const project = `hangardeploy${randomBytes(3).toString('hex')}`;
   const dir = mkdtempSync(join(tmpdir(), 'hangar-deploy-'));
   const overrideFile = join(dir, 'override.yml');
   writeFileSync(overrideFile, options.override);
+  const settingsFile = join(dir, 'hangar.env');
+  if (options.settings !== undefined) writeFileSync(settingsFile, options.settings, { mode: 0o600 });
   const { stdout: key } = await run('bash', [join(REPO, 'scripts', 'hangar'), 'admin', 'gen-encryption-key'], { cwd: REPO });
   const env: Record<string, string> = {
     POSTGRES_PASSWORD: randomBytes(12).toString('hex'),
@@ -54,6 +58,7 @@ export async function deployment(options: { apiPort: number; uiPort: number; ove
     TEMPORAL_UI_PORT: String(options.uiPort),
     // The workers' sandbox labels, so what this deployment leaves on the engine is told apart.
     HANGAR_SANDBOX_OWNER_PREFIX: project,
+    ...(options.settings !== undefined ? { HANGAR_ENV_FILE: settingsFile } : {}),
   };
   const files = ['-f', join(REPO, 'docker-compose.yml'), '-f', overrideFile];
   const compose = (args: string[], opts: { input?: string; timeoutMs?: number } = {}) =>

@@ -48,6 +48,8 @@ describe('the production deployment: docker compose on the project’s own image
   let deploy: Deployment;
   let org: Organization;
   const credential = `sk-deploy-${randomUUID()}`;
+  /** A setting that reaches the api only through the deployment's settings file (HANGAR_ENV_FILE). */
+  const metricsToken = `metrics-${randomUUID()}`;
   /** Holds the model's answers while a fault phase kills something under running turns. */
   let gate: Promise<void> = Promise.resolve();
 
@@ -83,6 +85,7 @@ describe('the production deployment: docker compose on the project’s own image
         `      HANGAR_AGENT_1_BASE_URL: http://host.docker.internal:${models.port}/agent_1`,
         '',
       ].join('\n'),
+      settings: `# the deployment's own settings\nHANGAR_METRICS_TOKEN=${metricsToken}\nLOG_LEVEL=info\n`,
     });
     await phase('docker compose up -d, until /readyz', async () => {
       await deploy.compose(['up', '-d'], { timeoutMs: 15 * 60_000 });
@@ -121,6 +124,31 @@ describe('the production deployment: docker compose on the project’s own image
       if (org) await sh('docker', ['network', 'rm', `hangar-org-${org.organization_id}`]).catch(() => undefined);
     }
     await models?.close();
+  });
+
+  it('runs an operator’s file: every long-running service healthy, the settings file read, Node 24, logs rotated, no secret in the image', async () => {
+    const health = async (service: string) => {
+      const id = await deploy.containerOf(service);
+      return (await sh('docker', ['inspect', '--format', '{{if .State.Health}}{{.State.Health.Status}}{{else}}none{{end}}', id])).trim();
+    };
+    const services = ['postgres', 'temporal-frontend', 'api', 'worker', 'worker-2'];
+    await phase('healthchecks: every long-running service healthy', () =>
+      until('every service’s healthcheck to pass', async () => (await Promise.all(services.map(health))).every((s) => s === 'healthy'), 5 * 60_000, 2000).catch(async (err: Error) => {
+        throw new Error(`${err.message}: ${JSON.stringify(Object.fromEntries(await Promise.all(services.map(async (s) => [s, await health(s)]))))}`);
+      }),
+    );
+    // The settings file reached the api: its /metrics is on, behind that token.
+    expect((await fetch(`${deploy.apiUrl}/metrics`)).status).to.equal(401);
+    const metrics = await fetch(`${deploy.apiUrl}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
+    expect(metrics.status).to.equal(200);
+    expect(await metrics.text()).to.include('# TYPE');
+    // A supported Node LTS, and nothing of the checkout's local state or secrets in the image.
+    expect((await deploy.compose(['exec', '-T', 'api', 'node', '--version'])).trim()).to.match(/^v24\./);
+    expect((await deploy.compose(['exec', '-T', 'api', 'sh', '-c', 'ls -A /app'])).split('\n')).to.not.include.members(['.env', '.git', '.hangar']);
+    for (const service of services) {
+      const logging = JSON.parse(await sh('docker', ['inspect', '--format', '{{json .HostConfig.LogConfig}}', await deploy.containerOf(service)])) as { Type: string; Config: Record<string, string> };
+      expect(logging, service).to.deep.equal({ Type: 'json-file', Config: { 'max-file': '5', 'max-size': '20m' } });
+    }
   });
 
   /** Every workspace of the deployment's organization. */

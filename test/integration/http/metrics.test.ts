@@ -141,4 +141,23 @@ describe('metrics', function () {
       await guarded.close();
     }
   });
+
+  it("answers the worker's health check beside its metrics: 200 while it works, 503 with the reason once it stops", async () => {
+    const logger = createLogger({ level: 'error', write: () => {} });
+    let reason: string | null = null;
+    const server = await startMetricsServer({ port: 0, host: '127.0.0.1', token: METRICS_TOKEN, logger, health: () => (reason === null ? { ok: true } : { ok: false, reason }) });
+    const healthz = server.url.replace('/metrics', '/healthz');
+    try {
+      // Open without the metrics token: it says nothing but whether the worker works.
+      const up = await fetch(healthz);
+      expect([up.status, await up.json()]).to.deep.equal([200, { status: 'ok' }]);
+      reason = 'stopping';
+      const down = await fetch(healthz);
+      expect([down.status, await down.json()]).to.deep.equal([503, { error: 'Service unavailable', details: 'stopping' }]);
+      expect((await fetch(healthz, { method: 'POST' })).status).to.equal(405);
+      expect((await fetch(server.url)).status, 'the metrics still need the token').to.equal(401);
+    } finally {
+      await server.close();
+    }
+  });
 });
