@@ -1,7 +1,8 @@
 /**
- * The one typed configuration every process reads. `loadConfig` is pure: it takes an
- * environment map, reads it through the declared variables (src/config/schema.ts; one file per
- * concept beside this one) and throws a ConfigError that names each bad variable.
+ * The one typed configuration every process reads. `loadConfig` is pure but for the files a
+ * `_FILE` variable names: it takes an environment map, reads it through the declared variables
+ * (src/config/schema.ts; one file per concept beside this one) and throws a ConfigError that
+ * names each bad variable.
  */
 import { automations } from './automations';
 import { database } from './database';

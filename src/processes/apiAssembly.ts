@@ -17,6 +17,7 @@ import type { Logger } from '../logger';
 import { createTerminalClient } from '../terminals';
 import { createServices, type Services } from '../services';
 import { connectTemporal, createWorkflowControl, type WorkflowControl } from '../temporal/workflowControl';
+import { temporalConnectionOptions } from '../temporal/connectionOptions';
 import { verifySearchAttributes } from '../temporal/searchAttributes';
 import type { Database } from '../db/database';
 import type { Tracing } from '../tracing';
@@ -47,7 +48,7 @@ export interface ApiProcess {
 /** `tracing`: the process's traces (src/tracing), made by its entry point; absent, nothing is traced. */
 export async function buildApi(options: { config: Config; logger: Logger; database: Database; temporalAddress: string; tracing?: Tracing }): Promise<ApiProcess> {
   const { config, logger, database, tracing } = options;
-  const connection = await connectTemporal(options.temporalAddress);
+  const connection = await connectTemporal(temporalConnectionOptions(config, options.temporalAddress));
   if (config.temporalSearchAttributes) await verifySearchAttributes(connection, config.temporalNamespace).catch(closingOnError(connection));
   const temporal = createWorkflowControl(connection, workflowControlOptions(config, tracing));
   const terminalClient = createTerminalClient({ bus: database.bus, logger: logger.child({ component: 'terminals' }) });

@@ -20,6 +20,7 @@ import { workspaceKey } from '../domain/replicas';
 import { createWorkflowControl } from '../temporal/workflowControl';
 import { verifySearchAttributes } from '../temporal/searchAttributes';
 import { connectWorker, createHangarWorker } from '../temporal/taskQueueWorkers';
+import { temporalConnectionOptions } from '../temporal/connectionOptions';
 import type { Database } from '../db/database';
 import type { Tracing } from '../tracing';
 import { createSlackThreadAdapter } from '../integrations/slack/adapter';
@@ -74,7 +75,7 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
   });
   // One connection: the worker polls on it, and its workflow control starts the workflows the inbox
   // sweeper finds unstarted and stops a deleted automation's workflows.
-  const connection = await connectWorker(options.temporalAddress, logger, config.metrics.temporalAddress);
+  const connection = await connectWorker(temporalConnectionOptions(config, options.temporalAddress), logger, config.metrics.temporalAddress);
   if (config.temporalSearchAttributes) await verifySearchAttributes(connection, config.temporalNamespace).catch(closingOnError(connection));
   const temporal = createWorkflowControl(connection, workflowControlOptions(config, tracing));
   const hostId = config.workerHostId;

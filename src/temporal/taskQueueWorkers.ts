@@ -7,6 +7,7 @@ import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkerOptio
 import { OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor, makeWorkflowExporter } from '@temporalio/interceptors-opentelemetry';
 import { createActivities, type ActivityDeps } from '../../activities';
 import type { Logger } from '../logger';
+import type { TemporalConnectionOptions } from './connectionOptions';
 import type { Tracing } from '../tracing';
 import { temporalLogger } from './logging';
 
@@ -88,11 +89,12 @@ export interface WorkerDeps {
 
 /**
  * The worker's one connection: it polls, and its client starts and stops workflows.
- * `metricsAddress` (host:port): where the SDK serves its own metrics (HANGAR_TEMPORAL_METRICS_ADDRESS).
+ * `options` from `temporalConnectionOptions`; `metricsAddress` (host:port): where the SDK serves
+ * its own metrics (HANGAR_TEMPORAL_METRICS_ADDRESS).
  */
-export async function connectWorker(address: string, logger: Logger, metricsAddress?: string): Promise<NativeConnection> {
+export async function connectWorker(options: TemporalConnectionOptions, logger: Logger, metricsAddress?: string): Promise<NativeConnection> {
   installRuntime(logger, metricsAddress);
-  return NativeConnection.connect({ address });
+  return NativeConnection.connect(options);
 }
 
 /** The process's two Temporal workers, run and stopped together. */

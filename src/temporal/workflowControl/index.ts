@@ -8,6 +8,7 @@
 import type { Tracer } from '@opentelemetry/api';
 import { Client, Connection, WorkflowNotFoundError, type ConnectionLike } from '@temporalio/client';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
+import type { TemporalConnectionOptions } from '../connectionOptions';
 import { automationOperations, type AutomationOperations } from './automations';
 import { createWorkflowCalls, translate } from './calls';
 import { workspaceOperations, type WorkspaceOperations } from './workspaces';
@@ -21,8 +22,9 @@ export interface WorkflowControl extends WorkspaceOperations, AutomationOperatio
   close(): Promise<void>;
 }
 
-export async function connectTemporal(address: string): Promise<Connection> {
-  return Connection.connect({ address, connectTimeout: '10 seconds' });
+/** The API's connection (options from `temporalConnectionOptions`). */
+export async function connectTemporal(options: TemporalConnectionOptions): Promise<Connection> {
+  return Connection.connect({ ...options, connectTimeout: '10 seconds' });
 }
 
 /** The API's connection, or a worker's own (a worker needs no second one to start workflows). */

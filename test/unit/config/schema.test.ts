@@ -1,7 +1,9 @@
-import { hostname } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { ConfigError, loadConfig, sections, variables } from '../../../src/config';
-import { choice, decimal, flag, integer, list, text, url, type Variable } from '../../../src/config/schema';
+import { choice, decimal, flag, integer, list, text, url, withFile, type Variable } from '../../../src/config/schema';
 
 /** The message a variable's parse throws for `raw`, or the value when it takes it. */
 function parse<T>(variable: Variable<T>, raw: string | undefined): T {
@@ -106,6 +108,26 @@ describe('config: the declared variables', () => {
     expect(refusal(() => parse(base, 'https://proxy.example/v1?key=1'))).to.equal('HANGAR_X must be a base URL without a query or fragment');
   });
 
+  it('withFile: declares the variable and its _FILE twin, which parses the trimmed contents of the file it names alike', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hangar-config-'));
+    try {
+      const pair = withFile('HANGAR_X', integer({ min: 1, max: 9, description: 'd' }));
+      expect(Object.keys(pair)).to.deep.equal(['HANGAR_X', 'HANGAR_X_FILE']);
+      expect(pair.HANGAR_X_FILE.type).to.equal('path');
+      const file = (contents: string) => {
+        const path = join(dir, 'x');
+        writeFileSync(path, contents);
+        return path;
+      };
+      expect(pair.HANGAR_X_FILE.parse(undefined, 'HANGAR_X_FILE')).to.equal(undefined);
+      expect(pair.HANGAR_X_FILE.parse(file(' 7\n'), 'HANGAR_X_FILE')).to.equal(7);
+      expect(refusal(() => pair.HANGAR_X_FILE.parse(file('12'), 'HANGAR_X_FILE'))).to.equal('HANGAR_X_FILE must be between 1 and 9, got 12');
+      expect(refusal(() => pair.HANGAR_X_FILE.parse(join(dir, 'none'), 'HANGAR_X_FILE'))).to.equal(`HANGAR_X_FILE: cannot read ${join(dir, 'none')} (ENOENT)`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('list: comma-separated, trimmed, empty entries dropped', () => {
     const allow = list({ description: 'd' });
     expect(parse(allow, undefined)).to.deep.equal([]);
@@ -172,6 +194,8 @@ describe('config: loadConfig through the declarations', () => {
       databaseSchema: undefined,
       temporalAddress: undefined,
       temporalNamespace: 'default',
+      temporalTls: undefined,
+      temporalApiKey: undefined,
       temporalSearchAttributes: true,
       taskQueue: 'hangar',
       workspaceApiUrl: 'http://host.docker.internal:8080',
