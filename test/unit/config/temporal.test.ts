@@ -2,18 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { ConfigError, loadConfig, variables } from '../../../src/config';
+import { loadConfig, variables } from '../../../src/config';
 import { temporalConnectionOptions } from '../../../src/temporal/connectionOptions';
+import { configRefusal } from './refusal';
 
-function refusal(env: Record<string, string>): string {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    expect(err).to.be.instanceOf(ConfigError);
-    return (err as Error).message;
-  }
-  throw new Error('accepted');
-}
+const refusal = configRefusal;
 
 /** PEM-shaped text (only its form is checked here; test/integration/temporal/tls.test.ts uses real ones). */
 const CA = '-----BEGIN CERTIFICATE-----\nY2EtY2VydA==\n-----END CERTIFICATE-----\n';

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { ConfigError, loadConfig } from '../../../src/config';
+import { loadConfig } from '../../../src/config';
+import { configRefusal } from './refusal';
 
 /** The OTLP settings as loadConfig reads them from the standard OTEL_* variables. */
 describe('tracing: settings', () => {
@@ -38,15 +39,7 @@ describe('tracing: settings', () => {
   });
 
   it('refuses what it cannot honour, naming the variable and never quoting a header value', () => {
-    const refusal = (env: Record<string, string>) => {
-      try {
-        loadConfig(env);
-      } catch (err) {
-        expect(err).to.be.instanceOf(ConfigError);
-        return (err as Error).message;
-      }
-      throw new Error('accepted');
-    };
+    const refusal = configRefusal;
     expect(refusal({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).to.match(/^OTEL_EXPORTER_OTLP_ENDPOINT must be an http\(s\) URL/);
     expect(refusal({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'grpc://collector:4317' })).to.match(/^OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http\(s\) URL/);
     expect(refusal({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).to.match(/^OTEL_EXPORTER_OTLP_PROTOCOL must be http\/json/);
