@@ -17,10 +17,10 @@ export const network = section(
   'Network isolation and egress',
   {
     HANGAR_NETWORK_ISOLATION: choice({
-      values: ['enforce', 'networks', 'off'],
+      values: ['enforce', 'engine', 'networks', 'off'],
       default: 'enforce',
       description:
-        "`enforce`: each organization's workspaces on a Docker network of their own (`hangar-org-<id>`, inter-container traffic off), hook sandboxes on `hangar-hooks`, and the worker installs and verifies the egress rules with the host's iptables at start (it refuses to start when it cannot: run it as root on the engine's host); `networks`: the networks only, the rules come from `hangar admin firewall` run on the engine's host; `off`: the default bridge (a single-user machine)",
+        "`enforce`: each organization's workspaces on a Docker network of their own (`hangar-org-<id>`, inter-container traffic off), hook sandboxes on `hangar-hooks`, and the worker installs and verifies the egress rules with the host's iptables at start and after an engine restart (it refuses to start when it cannot: run it as root on the engine's host); `engine`: the same, the rules installed through the engine by a short-lived container in the host's network namespace (a worker in a container, as in docker-compose.yml); `networks`: the networks only, the rules come from `hangar admin firewall` run on the engine's host; `off`: the default bridge (a single-user machine)",
     }),
     HANGAR_WORKSPACE_EGRESS: choice({
       values: ['public', 'allowlist'],
@@ -62,7 +62,8 @@ export const network = section(
     /**
      * `HANGAR_NETWORK_ISOLATION`: `enforce` (default) puts each organization's workspaces, and the
      * hook sandboxes, on networks of their own and installs the egress rules on the engine's host
-     * (the worker refuses to start when it cannot); `networks` only the networks (the operator
+     * (the worker refuses to start when it cannot); `engine` the same, the rules installed through
+     * the engine (a worker in a container); `networks` only the networks (the operator
      * installs `hangar admin firewall`'s rules on a remote engine's host); `off` the default bridge.
      */
     networkIsolation: read.get('HANGAR_NETWORK_ISOLATION'),

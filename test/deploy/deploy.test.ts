@@ -8,6 +8,7 @@
  * Each phase's time is printed at the end.
  */
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
 import { expect } from 'chai';
 import { startModelServer, type ModelServer } from '../support/modelServer';
 import { reservePort } from '../support/harness';
@@ -50,6 +51,8 @@ describe('the production deployment: docker compose on the project’s own image
   const credential = `sk-deploy-${randomUUID()}`;
   /** A setting that reaches the api only through the deployment's settings file (HANGAR_ENV_FILE). */
   const metricsToken = `metrics-${randomUUID()}`;
+  /** Organizations made besides `org`, whose networks go with the deployment. */
+  const otherOrganizations: string[] = [];
   /** Holds the model's answers while a fault phase kills something under running turns. */
   let gate: Promise<void> = Promise.resolve();
 
@@ -91,11 +94,6 @@ describe('the production deployment: docker compose on the project’s own image
       await deploy.compose(['up', '-d'], { timeoutMs: 15 * 60_000 });
       await ready();
     });
-    await phase('egress rules (hangar admin firewall | sh)', async () => {
-      const script = await deploy.compose(['exec', '-T', 'worker', 'node', '--import', 'tsx', 'src/bin/hangar.ts', 'admin', 'firewall']);
-      expect(script).to.include('HANGAR-EGRESS');
-      await sh('sh', ['-c', script]);
-    });
     org = JSON.parse(await deploy.compose(['exec', '-T', 'api', 'node', '--import', 'tsx', 'src/bin/hangar.ts', 'admin', 'create-org', '--name', 'Deployed']));
     expect((await call('POST', '/v1/organization/credentials/agent_1', { kind: 'api_key', secret: credential })).status).to.be.oneOf([200, 201]);
   });
@@ -121,7 +119,7 @@ describe('the production deployment: docker compose on the project’s own image
         const ids = (await sh('docker', ['ps', '-aq', '--filter', `label=dev.hangar.owner=${owner}`])).trim().split('\n').filter(Boolean);
         if (ids.length) await sh('docker', ['rm', '-f', ...ids]).catch(() => undefined);
       }
-      if (org) await sh('docker', ['network', 'rm', `hangar-org-${org.organization_id}`]).catch(() => undefined);
+      for (const id of [...(org ? [org.organization_id] : []), ...otherOrganizations]) await sh('docker', ['network', 'rm', `hangar-org-${id}`]).catch(() => undefined);
     }
     await models?.close();
   });
@@ -204,6 +202,36 @@ describe('the production deployment: docker compose on the project’s own image
       expect(plan.status, JSON.stringify(plan.body)).to.equal(200);
       expect(plan.body).to.include({ filename: 'plan.md', content: 'the plan\n' });
     });
+  });
+
+  it("keeps a workspace from the host's other ports and from another organization's workspace, with the rules the workers installed themselves", async () => {
+    // No operator step: the workers installed the egress rules on this host through the engine.
+    const rules = await sh('iptables', ['-w', '-S', 'HANGAR-EGRESS']);
+    expect(rules).to.include(`--ctorigdstport ${new URL(deploy.apiUrl).port} -j RETURN`);
+    const listener = createServer((s) => s.on('error', () => {}).end('host\n'));
+    await new Promise<void>((resolve) => listener.listen(0, '0.0.0.0', resolve));
+    const probe = async (replicaId: string, address: string, port: number) =>
+      (await sh('docker', ['exec', `hangar-ws-${replicaId}`, 'bash', '-c', `if timeout 5 bash -c 'exec 3<>/dev/tcp/${address}/${port}' 2>/dev/null; then echo open; else echo refused; fi`])).trim();
+    try {
+      await phase('isolation: a host port and another organization', async () => {
+        const other = JSON.parse(await deploy.compose(['exec', '-T', 'api', 'node', '--import', 'tsx', 'src/bin/hangar.ts', 'admin', 'create-org', '--name', 'Other'])) as Organization;
+        otherOrganizations.push(other.organization_id);
+        const created = await call('POST', '/v1/replica', { name: 'other', coding_agent: 'agent_1' }, other.org_api_key);
+        expect(created.status, JSON.stringify(created.body)).to.equal(201);
+        const theirs = created.body.replica.id as string;
+        await until('the other organization’s workspace to run', async () => (await call('GET', `/v1/replica/${theirs}`, undefined, other.org_api_key)).body?.replica?.status === 'active', 5 * 60_000, 1000);
+        await sh('docker', ['exec', '-d', `hangar-ws-${theirs}`, 'node', '-e', "require('net').createServer((s) => s.on('error', () => {}).end('b')).listen(8099)"]);
+        const theirAddress = (await sh('docker', ['inspect', '--format', '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}', `hangar-ws-${theirs}`])).trim();
+        await until('their server to listen', async () => (await probe(theirs, '127.0.0.1', 8099)) === 'open', 30_000, 500);
+        const port = (listener.address() as { port: number }).port;
+        expect(await probe(workspace, 'host.docker.internal', port), 'a port on the host').to.equal('refused');
+        expect(await probe(workspace, theirAddress, 8099), "another organization's workspace").to.equal('refused');
+        expect(await probe(workspace, 'host.docker.internal', Number(new URL(deploy.apiUrl).port)), "Hangar's API").to.equal('open');
+        expect((await call('DELETE', `/v1/replica/${theirs}`, undefined, other.org_api_key)).status).to.be.oneOf([200, 202, 204]);
+      });
+    } finally {
+      await new Promise((resolve) => listener.close(resolve));
+    }
   });
 
   it('serves a public and a members-only preview of a server in a workspace, and a terminal in it, through the published port', async () => {

@@ -5,7 +5,8 @@
  * PostgreSQL port and a cloud-metadata address (169.254.169.254, served from a network
  * namespace the host routes to, as a cloud VM's metadata service is) all refuse, while Hangar's
  * own API port answers; with the operator's allowlist in `allowlist` mode, only the listed
- * internal endpoint is reachable.
+ * internal endpoint is reachable. The same rules installed through the engine (`engine` mode, a
+ * worker in a container) hold alike, and a worker that cannot install them does not start.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -14,6 +15,8 @@ import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { createDocker } from '../../../src/sandbox';
 import { applyFirewall, verifyFirewall } from '../../../src/sandbox/network/firewall';
+import { ENGINE_HOST_ROLE, withEngineHost } from '../../../src/sandbox/network/engineHost';
+import { isolateNetworks } from '../../../src/sandbox/network';
 import { bridgeName, createWorkspaceNetworks, organizationNetworkName } from '../../../src/sandbox/network/networks';
 import { createWorkspaceRuntime, workspaceName } from '../../../src/sandbox/workspace';
 import { DOCKER_HOST_NAME } from '../../../src/domain/dockerHost';
@@ -199,6 +202,34 @@ describe('network isolation: organizations cannot reach each other, the host or 
     expect(await probe(a.replicaId, '198.51.100.7', TARGET_PORT), 'an address not listed').to.equal('refused');
     await applyFirewall(harness().config.workspaceEgress, silentLogger);
     expect(await probe(a.replicaId, '198.51.100.7', TARGET_PORT), 'a public address, back in public mode').to.equal('open');
+  });
+
+  it('installs the same rules through the engine, for a worker in a container, and verifies them there', async () => {
+    const docker = createDocker();
+    const { hostPorts } = harness().config.workspaceEgress;
+    await withEngineHost(docker, harness().config.sandboxImage, async (host) => {
+      await applyFirewall({ mode: 'allowlist', allow: ['10.99.77.2'], hostPorts }, silentLogger, host);
+      await verifyFirewall(hostPorts, host);
+    });
+    // The host's own iptables holds them: what this process reads there is what the engine's container wrote.
+    await verifyFirewall(hostPorts);
+    expect(await probe(a.replicaId, '10.99.77.2', TARGET_PORT), 'the allowlisted endpoint').to.equal('open');
+    expect(await probe(a.replicaId, '198.51.100.7', TARGET_PORT), 'an address not listed').to.equal('refused');
+    expect(await probe(a.replicaId, DOCKER_HOST_NAME, hostPort), 'a host port').to.equal('refused');
+    expect(await probe(a.replicaId, DOCKER_HOST_NAME, harness().config.port), "Hangar's API").to.equal('open');
+    // The helper is gone afterwards.
+    expect(await docker.listContainers({ all: true, filters: { label: [`dev.hangar.role=${ENGINE_HOST_ROLE}`] } })).to.deep.equal([]);
+    await applyFirewall(harness().config.workspaceEgress, silentLogger);
+    expect(await probe(a.replicaId, '198.51.100.7', TARGET_PORT), 'a public address, back in public mode').to.equal('open');
+  });
+
+  it('keeps a worker in engine mode from starting when it cannot install the rules, and says why', async () => {
+    const config = { ...harness().config, networkIsolation: 'engine' as const, sandboxImage: `hangar-no-such-image:${randomBytes(4).toString('hex')}` };
+    const refused = await isolateNetworks(config, createDocker(), silentLogger).then(
+      () => null,
+      (err: Error) => err.message,
+    );
+    expect(refused).to.match(/^could not start a container on the Docker engine's host to install the egress rules there: .*Workspaces cannot be isolated, so the worker does not start/s);
   });
 
   it('moves a workspace made before isolation onto its organization network when it starts', async () => {
