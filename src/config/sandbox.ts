@@ -16,7 +16,7 @@ export const sandbox = section(
     HANGAR_SANDBOX_NETWORK: text({ default: 'bridge', description: 'the Docker network mode of hook-test sandboxes' }),
     HANGAR_SANDBOX_OWNER: text({
       shownDefault: "the machine's host name",
-      description: "labels this worker's sandboxes; it must be unique per live worker on one Docker engine",
+      description: "labels this worker's sandboxes; it must be unique per live worker on one Docker engine, except among workers that each run in a container of that engine (a scaled compose service)",
     }),
     HANGAR_HOOK_TIMEOUT_MS: integer({ default: 90_000, min: 1000, max: 900_000, description: 'hook deadline' }),
   },

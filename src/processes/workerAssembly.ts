@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '../config';
 import { createSecretBox } from '../crypto/secretBox';
 import type { Logger } from '../logger';
-import { createDocker, createSandboxRuntime, type SandboxRuntime } from '../sandbox';
+import { createDocker, createSandboxRuntime, ownContainer, type SandboxRuntime } from '../sandbox';
 import { createWorkspaceRuntime } from '../sandbox/workspace';
 import { createCanvasReader } from '../sandbox/workspace/canvas';
 import { isolateNetworks } from '../sandbox/network';
@@ -64,6 +64,8 @@ export async function startWorker(options: { config: Config; logger: Logger; dat
     volumes: config.workspaceVolumes,
   });
   const sandbox = createSandboxRuntime(docker, {
+    // A worker in a container of this engine (compose, scaled or not) leaves a running sibling's sandboxes alone.
+    container: await ownContainer(docker),
     image: config.sandboxImage,
     poolSize: config.sandboxPoolSize,
     memoryBytes: config.sandboxMemoryBytes,

@@ -14,6 +14,8 @@ import { SANDBOX_HOME } from './request';
 export const LABEL_ROLE = 'dev.hangar.role';
 export const LABEL_OWNER = 'dev.hangar.owner';
 export const LABEL_INSTANCE = 'dev.hangar.instance';
+/** The container of the process that made a sandbox, when it runs in one on the same engine. */
+export const LABEL_CREATOR = 'dev.hangar.creator';
 export const HOOK_SANDBOX_ROLE = 'hook-sandbox';
 
 const DEFAULT_SOCKET = '/var/run/docker.sock';

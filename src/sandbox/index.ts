@@ -8,6 +8,7 @@ import type Docker from 'dockerode';
 import { silentLogger, type Logger } from '../logger';
 import {
   DEFAULT_LIMITS,
+  LABEL_CREATOR,
   LABEL_INSTANCE,
   LABEL_OWNER,
   listSandboxContainers,
@@ -29,7 +30,17 @@ export type {
   StepEvent,
 } from './types';
 export { SandboxImageMissingError, SandboxInputError } from './errors';
-export { createDocker, HOOK_SANDBOX_ROLE, LABEL_INSTANCE, LABEL_OWNER, LABEL_ROLE } from './docker';
+export { createDocker, HOOK_SANDBOX_ROLE, LABEL_CREATOR, LABEL_INSTANCE, LABEL_OWNER, LABEL_ROLE } from './docker';
+
+/**
+ * This process's own container when it runs in one on `docker`'s engine (its host name is the
+ * container's short id, as Docker sets it), else null.
+ */
+export async function ownContainer(docker: Docker): Promise<string | null> {
+  const name = hostname();
+  const info = await docker.getContainer(name).inspect().catch(() => null);
+  return info && info.Config.Hostname === name && info.State.Running ? info.Id : null;
+}
 export { DEFAULT_TIMEOUT_MS, TIMEOUT_EXIT_CODE } from './hookRunner';
 export { DEFAULT_OUTPUT_LIMIT_BYTES } from './output';
 
@@ -61,11 +72,25 @@ function networkModeFrom(mode: string | undefined): string {
   return mode;
 }
 
-/** Containers of this owner from another instance are leftovers of a process that died. */
-async function removeLeftovers(docker: Docker, ownerId: string, instance: string, logger: Logger): Promise<void> {
+/** Whether `id` is a container that runs on this engine (a sibling worker's). */
+async function runs(docker: Docker, id: string): Promise<boolean> {
+  const info = await docker.getContainer(id).inspect().catch(() => null);
+  return info?.State.Running === true;
+}
+
+/**
+ * Containers of this owner from another instance are leftovers of a process that died, unless a
+ * sibling container of the same owner made them and still runs (a scaled compose worker).
+ */
+async function removeLeftovers(docker: Docker, ownerId: string, instance: string, container: string | null, logger: Logger): Promise<void> {
   try {
     const found = await listSandboxContainers(docker, { [LABEL_OWNER]: ownerId });
-    const leftovers = found.filter((c) => c.Labels[LABEL_INSTANCE] !== instance);
+    const others = found.filter((c) => c.Labels[LABEL_INSTANCE] !== instance);
+    const sibling = await Promise.all(others.map(async (c) => {
+      const creator = c.Labels[LABEL_CREATOR];
+      return !!creator && creator !== container && (await runs(docker, creator));
+    }));
+    const leftovers = others.filter((_, i) => !sibling[i]);
     await Promise.all(leftovers.map((c) => removeContainer(docker, c.Id)));
     if (leftovers.length) {
       logger.info('removed leftover sandbox containers', { count: leftovers.length, containers: leftovers.map((c) => short(c.Id)) });
@@ -80,9 +105,11 @@ export function createSandboxRuntime(docker: Docker, options: SandboxOptions): S
   const logger = (options.logger ?? silentLogger).child({ component: 'sandbox' });
   const ownerId = options.ownerId ?? hostname();
   const instance = randomUUID();
+  const container = options.container ?? null;
   const spec = sandboxContainerSpec(options.image, limitsFrom(options), {
     [LABEL_OWNER]: ownerId,
     [LABEL_INSTANCE]: instance,
+    ...(container ? { [LABEL_CREATOR]: container } : {}),
   });
   const pool = new SandboxPool(docker, {
     size: positiveInteger('poolSize', options.poolSize, DEFAULT_POOL_SIZE, 0),
@@ -90,7 +117,7 @@ export function createSandboxRuntime(docker: Docker, options: SandboxOptions): S
     spec,
     logger,
   });
-  const cleanup = removeLeftovers(docker, ownerId, instance, logger);
+  const cleanup = removeLeftovers(docker, ownerId, instance, container, logger);
   pool.start();
 
   return {

@@ -77,7 +77,14 @@ export interface SandboxOptions {
   /**
    * Identifies this process's containers (label `dev.hangar.owner`). Containers of the same
    * owner found at start are leftovers of a crashed predecessor and are removed, so every
-   * live process sharing an engine needs its own owner id. Default: the host name.
+   * live process sharing an engine needs its own owner id, unless it runs in a container of
+   * that engine (`container`). Default: the host name.
    */
   ownerId?: string;
+  /**
+   * The process's own container when it runs in one on this engine (a compose worker): its
+   * sandboxes carry its id, and a process of the same owner leaves the sandboxes of a sibling
+   * container that still runs alone (`docker compose up --scale worker=2`).
+   */
+  container?: string | null;
 }

@@ -234,6 +234,30 @@ describe('the production deployment: docker compose on the project’s own image
     }
   });
 
+  it('runs a worker service scaled to two on one engine, neither removing the other’s sandboxes', async () => {
+    const owner = `${deploy.project}-worker-1`;
+    const sandboxesOf = async () => (await sh('docker', ['ps', '-q', '--no-trunc', '--filter', `label=dev.hangar.owner=${owner}`])).trim().split('\n').filter(Boolean);
+    const before = await until('the worker’s hook sandboxes to be warm', async () => {
+      const ids = await sandboxesOf();
+      return ids.length > 0 && ids;
+    }, 120_000, 1000);
+    const healthOf = async (id: string) => (await sh('docker', ['inspect', '--format', '{{.State.Health.Status}}', id])).trim();
+    await phase('docker compose up --scale worker=2, then back to 1', async () => {
+      await deploy.compose(['up', '-d', '--no-recreate', '--scale', 'worker=2', 'worker']);
+      const workers = await until('two healthy workers', async () => {
+        const ids = (await deploy.compose(['ps', '-q', 'worker'])).trim().split('\n').filter(Boolean);
+        return ids.length === 2 && (await Promise.all(ids.map(healthOf))).every((h) => h === 'healthy') && ids;
+      }, 5 * 60_000, 2000);
+      // The second started beside the first: the first's sandboxes are still there, and each worker made its own.
+      const during = await sandboxesOf();
+      expect(during, 'the first worker’s sandboxes').to.include.members(before);
+      const creators = new Set(await Promise.all(during.map(async (id) => (await sh('docker', ['inspect', '--format', '{{index .Config.Labels "dev.hangar.creator"}}', id])).trim())));
+      expect([...creators].map((c) => workers.some((w) => c.startsWith(w))), 'each sandbox names its worker’s container').to.not.include(false);
+      await deploy.compose(['up', '-d', '--no-recreate', '--scale', 'worker=1', 'worker']);
+      await until('one worker again', async () => (await deploy.compose(['ps', '-q', 'worker'])).trim().split('\n').filter(Boolean).length === 1, 120_000, 1000);
+    });
+  });
+
   it('serves a public and a members-only preview of a server in a workspace, and a terminal in it, through the published port', async () => {
     await phase('previews (HTTP, WebSocket, members-only) and a terminal', async () => {
       await startApp(`hangar-ws-${workspace}`, 'deployed');

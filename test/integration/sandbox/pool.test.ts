@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { SandboxImageMissingError, type SandboxRuntime } from '../../../src/sandbox';
-import { containerExists, containersOf, createTestRuntime, docker, hostnameIn, step, testOwner, waitFor } from './helpers';
+import { containerExists, containersOf, createTestRuntime, docker, hostnameIn, SANDBOX_IMAGE, step, testOwner, waitFor } from './helpers';
 
 const whoami = { steps: [step('environment', 'echo "host=$(hostname)"')], env: {}, files: [] };
 const isOneOf = (host: string, ids: string[]) => ids.some((id) => id.startsWith(host));
@@ -100,6 +100,42 @@ describe('sandbox pool', () => {
       await crashed.close();
     }
     expect(await containersOf(owner)).to.deep.equal([]);
+  });
+
+  it("leaves the sandboxes of a sibling container of the same owner alone while it runs, and removes them once it has stopped", async () => {
+    const owner = testOwner('sibling');
+    // The sibling worker's container (as `docker compose up --scale worker=2` makes one).
+    const sibling = await docker.createContainer({ Image: SANDBOX_IMAGE, Entrypoint: ['sleep'], Cmd: ['600'], Labels: { 'dev.hangar.test': owner } });
+    await sibling.start();
+    const theirs = createTestRuntime(owner, { container: sibling.id });
+    try {
+      await theirs.warm();
+      const made = await containersOf(owner);
+      expect(made).to.have.length(2);
+      // A second worker of the same owner, in a container of its own, starts beside it.
+      const mine = createTestRuntime(owner, { container: 'a-container-of-its-own', poolSize: 1 });
+      try {
+        await mine.warm();
+      } finally {
+        // Closing waits for its start's removal of leftovers to finish.
+        await mine.close();
+      }
+      expect((await containersOf(owner)).filter((id) => made.includes(id)), "the sibling's sandboxes").to.have.members(made);
+      // The sibling stops (killed, never closed): its sandboxes are leftovers for the next one.
+      await sibling.kill();
+      const next = createTestRuntime(owner, { container: 'a-container-of-its-own', poolSize: 0 });
+      try {
+        await waitFor("the stopped sibling's sandboxes to be removed", async () => {
+          const ids = await containersOf(owner);
+          return made.every((id) => !ids.includes(id));
+        });
+      } finally {
+        await next.close();
+      }
+    } finally {
+      await theirs.close();
+      await sibling.remove({ force: true });
+    }
   });
 
   it('creates a container per run when the pool size is 0, and removes it', async () => {
