@@ -30,6 +30,8 @@ export interface Deployment {
   apiUrl: string;
   uiUrl: string;
   env: Record<string, string>;
+  /** The compose command with this deployment's project and files, as scripts/compose/*.sh take it (COMPOSE). */
+  command: string[];
   /** Runs `compose …` in the repository with the deployment's variables; resolves with stdout. */
   compose(args: string[], options?: { input?: string; timeoutMs?: number }): Promise<string>;
   /** The id of a service's container (`compose ps -q`). */
@@ -82,6 +84,7 @@ export async function deployment(options: { apiPort: number; uiPort: number; ove
     apiUrl: `http://127.0.0.1:${options.apiPort}`,
     uiUrl: `http://127.0.0.1:${options.uiPort}`,
     env,
+    command: [bin!, ...pre, '-p', project, ...files],
     compose,
     containerOf: async (service) => (await compose(['ps', '-q', service])).trim(),
   };

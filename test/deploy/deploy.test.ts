@@ -9,6 +9,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { startModelServer, type ModelServer } from '../support/modelServer';
 import { reservePort } from '../support/harness';
@@ -51,6 +54,8 @@ describe('the production deployment: docker compose on the project’s own image
   const credential = `sk-deploy-${randomUUID()}`;
   /** A setting that reaches the api only through the deployment's settings file (HANGAR_ENV_FILE). */
   const metricsToken = `metrics-${randomUUID()}`;
+  /** A media file the API stored, for the restore to find again. */
+  let stored: { id: string; bytes: Buffer };
   /** Organizations made besides `org`, whose networks go with the deployment. */
   const otherOrganizations: string[] = [];
   /** Holds the model's answers while a fault phase kills something under running turns. */
@@ -195,6 +200,7 @@ describe('the production deployment: docker compose on the project’s own image
       const download = await fetch(`${deploy.apiUrl}${url.pathname}${url.search}`);
       expect(download.status).to.equal(200);
       expect(Buffer.from(await download.arrayBuffer()).equals(bytes)).to.equal(true);
+      stored = { id: uploaded.media.id, bytes };
 
       // The worker copies the canvas file out of the workspace into the store the API reads.
       await sh('docker', ['exec', '-u', '1000', `hangar-ws-${workspace}`, 'sh', '-c', 'mkdir -p ~/.hangar/canvas && printf "the plan\\n" > ~/.hangar/canvas/plan.md']);
@@ -216,7 +222,7 @@ describe('the production deployment: docker compose on the project’s own image
       await phase('isolation: a host port and another organization', async () => {
         const other = JSON.parse(await deploy.compose(['exec', '-T', 'api', 'node', '--import', 'tsx', 'src/bin/hangar.ts', 'admin', 'create-org', '--name', 'Other'])) as Organization;
         otherOrganizations.push(other.organization_id);
-        const created = await call('POST', '/v1/replica', { name: 'other', coding_agent: 'agent_1' }, other.org_api_key);
+        const created = await call('POST', '/v1/replica', { name: 'other', coding_agent: 'agent_1', message: 'Stand by.' }, other.org_api_key);
         expect(created.status, JSON.stringify(created.body)).to.equal(201);
         const theirs = created.body.replica.id as string;
         await until('the other organization’s workspace to run', async () => (await call('GET', `/v1/replica/${theirs}`, undefined, other.org_api_key)).body?.replica?.status === 'active', 5 * 60_000, 1000);
@@ -431,6 +437,38 @@ describe('the production deployment: docker compose on the project’s own image
         throw new Error(`${err.message}; run: ${JSON.stringify(run)}; workspace: ${JSON.stringify(workspace)}; workers:\n${logs}`);
       });
       expect(done.status, done.error ?? '').to.equal('completed');
+    });
+  });
+  it('restores a backup of both databases and the blobs into emptied volumes (docs/operations.md, "Backup and restore")', async () => {
+    const replicasBefore = (await workspaceIds()).sort();
+    const runsBefore = (await executions()).map((r) => [r.id, r.status]).sort();
+    const dir = mkdtempSync(join(tmpdir(), 'hangar-backup-'));
+    const env = { ...deploy.env, COMPOSE: deploy.command.join(' ') };
+    try {
+      await phase('backup (scripts/compose/backup.sh), until /readyz', async () => {
+        await sh('bash', ['scripts/compose/backup.sh', dir], { env, timeoutMs: 10 * 60_000 });
+        await ready();
+      });
+      await phase('docker compose down -v, restore (scripts/compose/restore.sh), until /readyz', async () => {
+        await deploy.compose(['down', '-v'], { timeoutMs: 5 * 60_000 });
+        await sh('bash', ['scripts/compose/restore.sh', dir], { env, timeoutMs: 15 * 60_000 });
+        await ready();
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect((await workspaceIds()).sort(), 'the workspaces').to.deep.equal(replicasBefore);
+    expect((await executions()).map((r) => [r.id, r.status]).sort(), 'the runs').to.deep.equal(runsBefore);
+    // The blob came back with the volume, and a link signed with the same keys opens it.
+    const link = await call('POST', `/v1/replica/${workspace}/media/${stored.id}/links`, { disposition: 'attachment' });
+    expect(link.status, JSON.stringify(link.body)).to.equal(201);
+    const url = new URL(link.body.url as string);
+    const download = await fetch(`${deploy.apiUrl}${url.pathname}${url.search}`);
+    expect(download.status).to.equal(200);
+    expect(Buffer.from(await download.arrayBuffer()).equals(stored.bytes)).to.equal(true);
+    // Temporal's state came back too: the workspace's workflow takes a message, and its turn reaches the provider with the sealed credential.
+    await phase('after the restore: the workspace takes its next message', async () => {
+      expect(await takesNextMessage(workspace)).to.equal(true);
     });
   });
 });
