@@ -39,7 +39,7 @@ export interface Deployment {
 }
 
 /**
- * A deployment's settings: the two variables the README asks for, the ports it is published on,
+ * A deployment's settings: the three variables the README asks for, the ports it is published on,
  * an override file for what stands in for the internet (`override`: compose YAML), and the
  * settings file the api and the workers read (`settings`: NAME=value lines, named by
  * HANGAR_ENV_FILE as docs/operations.md tells an operator to).
@@ -55,6 +55,7 @@ export async function deployment(options: { apiPort: number; uiPort: number; ove
   const { stdout: key } = await run('bash', [join(REPO, 'scripts', 'hangar'), 'admin', 'gen-encryption-key'], { cwd: REPO });
   const env: Record<string, string> = {
     POSTGRES_PASSWORD: randomBytes(12).toString('hex'),
+    TEMPORAL_DB_PASSWORD: randomBytes(12).toString('hex'),
     HANGAR_ENCRYPTION_KEYS: key.trim(),
     HANGAR_API_PORT: String(options.apiPort),
     TEMPORAL_UI_PORT: String(options.uiPort),

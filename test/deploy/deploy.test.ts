@@ -148,6 +148,13 @@ describe('the production deployment: docker compose on the project’s own image
     // A supported Node LTS, and nothing of the checkout's local state or secrets in the image.
     expect((await deploy.compose(['exec', '-T', 'api', 'node', '--version'])).trim()).to.match(/^v24\./);
     expect((await deploy.compose(['exec', '-T', 'api', 'sh', '-c', 'ls -A /app'])).split('\n')).to.not.include.members(['.env', '.git', '.hangar']);
+    // Temporal on a role of its own: it owns its two databases, and Hangar's refuses it.
+    const owners = await deploy.compose(['exec', '-T', 'postgres', 'psql', '-U', 'hangar', '-d', 'postgres', '-tAc', "select datname || '=' || pg_get_userbyid(datdba) from pg_database where datname like 'temporal%' or datname = 'hangar' order by 1"]);
+    expect(owners.trim().split('\n')).to.deep.equal(['hangar=hangar', 'temporal=temporal', 'temporal_visibility=temporal']);
+    const intoHangar = await deploy
+      .compose(['exec', '-T', '-e', `PGPASSWORD=${deploy.env.TEMPORAL_DB_PASSWORD}`, 'postgres', 'psql', '-h', '127.0.0.1', '-U', 'temporal', '-d', 'hangar', '-tAc', 'select 1'])
+      .then(() => 'connected', (err: Error) => err.message);
+    expect(intoHangar).to.match(/permission denied for database "hangar"/);
     for (const service of services) {
       const logging = JSON.parse(await sh('docker', ['inspect', '--format', '{{json .HostConfig.LogConfig}}', await deploy.containerOf(service)])) as { Type: string; Config: Record<string, string> };
       expect(logging, service).to.deep.equal({ Type: 'json-file', Config: { 'max-file': '5', 'max-size': '20m' } });
