@@ -124,6 +124,11 @@ describe('the production deployment: docker compose on the project’s own image
         const ids = (await sh('docker', ['ps', '-aq', '--filter', `label=dev.hangar.owner=${owner}`])).trim().split('\n').filter(Boolean);
         if (ids.length) await sh('docker', ['rm', '-f', ...ids]).catch(() => undefined);
       }
+      // What a failed case left of the other organizations' workspaces goes too.
+      for (const id of otherOrganizations) {
+        const left = (await sh('docker', ['ps', '-aq', '--filter', `label=dev.hangar.organization=${id}`])).trim().split('\n').filter(Boolean);
+        if (left.length) await sh('docker', ['rm', '-f', ...left]).catch(() => undefined);
+      }
       for (const id of [...(org ? [org.organization_id] : []), ...otherOrganizations]) await sh('docker', ['network', 'rm', `hangar-org-${id}`]).catch(() => undefined);
     }
     await models?.close();
@@ -241,6 +246,7 @@ describe('the production deployment: docker compose on the project’s own image
         expect(await probe(workspace, theirAddress, 8099), "another organization's workspace").to.equal('refused');
         expect(await probe(workspace, 'host.docker.internal', Number(new URL(deploy.apiUrl).port)), "Hangar's API").to.equal('open');
         expect((await call('DELETE', `/v1/replica/${theirs}`, undefined, other.org_api_key)).status).to.be.oneOf([200, 202, 204]);
+        await until('the other workspace’s container to go', async () => !(await sh('docker', ['ps', '-aq', '--filter', `name=^hangar-ws-${theirs}$`])).trim(), 120_000, 1000);
       });
     } finally {
       await new Promise((resolve) => listener.close(resolve));
