@@ -1,5 +1,6 @@
 /** The Temporal cluster Hangar's workflows run on, and how Hangar proves itself to it (TLS, mTLS, an API key). */
-import { ConfigError, choice, custom, flag, section, text, valueOrFile, withFile, type Reader } from './schema';
+import { valueOrFile, withFile } from './fileVariables';
+import { ConfigError, choice, custom, flag, section, text, type Reader } from './schema';
 
 /** TLS to the frontend; the Temporal SDKs' `TLSConfig` (src/temporal/connectionOptions.ts hands it to them). */
 export interface TemporalTls {

@@ -3,7 +3,8 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { ConfigError, loadConfig, sections, variables } from '../../../src/config';
-import { choice, decimal, flag, integer, list, text, url, withFile, type Variable } from '../../../src/config/schema';
+import { withFile } from '../../../src/config/fileVariables';
+import { choice, decimal, flag, integer, list, text, url, type Variable } from '../../../src/config/schema';
 
 /** The message a variable's parse throws for `raw`, or the value when it takes it. */
 function parse<T>(variable: Variable<T>, raw: string | undefined): T {
