@@ -1,7 +1,8 @@
 /**
  * The built-in model lists, served when an organization has no key for a catalog's provider
  * or the provider has never answered. `source_b` starts with the model-router models the
- * original service is known to offer agent_4 and agent_5 (interop.md §14).
+ * original service is known to offer agent_4 and agent_5 (docs/decisions/agents.md, "Model
+ * catalog").
  */
 import type { ModelSource } from './catalog';
 

@@ -1,6 +1,7 @@
 /**
- * What each coding agent accepts (interop.md §4.1, §8): modes, thinking levels, credential
- * kinds and which model catalog lists its models. The neutral identifiers are the API's; a
+ * What each coding agent accepts (docs/decisions/agents.md, "Coding-agent credentials" and
+ * "Model catalog"): modes, thinking levels, credential kinds and which model catalog lists its
+ * models. The neutral identifiers are the API's; a
  * deployment that needs the real identifiers maps them at the edge.
  */
 export const AGENT_IDS = ['agent_1', 'agent_2', 'agent_3', 'agent_4', 'agent_5'] as const;
